@@ -1,0 +1,73 @@
+# bleu-lesson: everything runs from a local virtualenv in .venv, built from pyproject.toml.
+# Only python3 (3.10+) is needed to start; `make test` and `make lab` install what they need.
+
+PYTHON ?= python3
+VENV = .venv
+BIN = $(VENV)/bin
+STAMP = $(VENV)/.installed
+
+# Extra arguments: make test PYTEST_ARGS="-k clipping", make lab ARGS="--no-browser --port 9999"
+PYTEST_ARGS ?=
+ARGS ?=
+
+# JupyterLab refuses to start as root without --allow-root.
+ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.PHONY: help venv test lab notebooks lint bench clean distclean
+
+help:
+	@echo "make lab        open the course in JupyterLab (ARGS=\"--no-browser --port 9999\")"
+	@echo "make test       run every test: unit, doctests, notebooks (PYTEST_ARGS=...)"
+	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
+	@echo "make lint       ruff check"
+	@echo "make bench      run benchmarks/*.py"
+	@echo "make venv       create .venv and install the package with its test extra"
+	@echo "make clean      remove caches and build output (distclean also removes .venv)"
+
+venv: $(STAMP)
+
+# Re-installs only when pyproject.toml changes (or the venv is new).
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e ".[test]"
+	# the "python3" kernel inside the venv runs the venv's python (nbconvert, nbval, lab)
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (bleu-lesson)"
+	touch $@
+
+test: venv
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lab: venv
+	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT) $(ARGS)
+
+notebooks: venv
+	@found=0; \
+	for nb in notebooks/[0-9]*.ipynb; do \
+	  [ -e "$$nb" ] || continue; \
+	  found=1; \
+	  echo "== executing $$nb"; \
+	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	    --ExecutePreprocessor.kernel_name=python3 "$$nb" || exit 1; \
+	done; \
+	if [ $$found = 0 ]; then echo "no notebooks/[0-9]*.ipynb to execute"; fi
+
+lint: venv
+	$(BIN)/ruff check $(wildcard bleu_lesson tests benchmarks)
+
+bench: venv
+	@found=0; \
+	for f in benchmarks/*.py; do \
+	  [ -e "$$f" ] || continue; \
+	  found=1; \
+	  echo "== $$f"; \
+	  $(BIN)/python "$$f" || exit 1; \
+	done; \
+	if [ $$found = 0 ]; then echo "no benchmarks/*.py to run"; fi
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache
+	find . -path ./$(VENV) -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,216 @@
+"""The packaging files agree with each other and keep their promises.
+
+- pyproject.toml is the single source of dependencies; environment.yml (conda / Binder) must
+  list the same packages and install the package itself through its pip section.
+- ``import bleu_lesson`` stays light: the heavy libraries load only in the modules that use them.
+- The README documents the two entry points, and CI passes the WMT22 data to the tests.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    tomllib = pytest.importorskip("tomli")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Names that are not Python distributions (or are the installer itself) in environment.yml.
+NOT_PYTHON_PACKAGES = {"python", "pip"}
+
+
+def normalize(name: str) -> str:
+    """Package name for comparison: lowercase, runs of ``-``, ``_``, ``.`` become ``-``.
+
+    >>> normalize("JupyterLab_Widgets")
+    'jupyterlab-widgets'
+    """
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+def split_requirement(req: str) -> tuple[str, str]:
+    """Split ``"sacrebleu>=2.3,<3"`` into a normalized name and its version constraint.
+
+    >>> split_requirement("sacrebleu >=2.3, <3")
+    ('sacrebleu', '>=2.3,<3')
+    >>> split_requirement("nbformat")
+    ('nbformat', '')
+    """
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$", req)
+    assert match, f"cannot parse requirement {req!r}"
+    constraint = match.group(3).split(";", 1)[0]
+    return normalize(match.group(1)), re.sub(r"\s+", "", constraint)
+
+
+def load_pyproject() -> dict:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def pyproject_requirements() -> dict[str, str]:
+    project = load_pyproject()["project"]
+    reqs = list(project["dependencies"]) + list(project["optional-dependencies"]["test"])
+    return dict(split_requirement(r) for r in reqs)
+
+
+def parse_environment_yml(text: str) -> tuple[list[str], list[str]]:
+    """The conda and the pip entries of a simple environment.yml, without a YAML library.
+
+    Reads the ``- item`` lines of the top-level ``dependencies:`` list; items indented under
+    ``- pip:`` belong to the pip section.
+
+    >>> parse_environment_yml('''
+    ... name: x
+    ... dependencies:
+    ...   - python>=3.10  # comment
+    ...   - pip
+    ...   - pip:
+    ...       - -e .
+    ... ''')
+    (['python>=3.10', 'pip'], ['-e .'])
+    """
+    conda: list[str] = []
+    pip: list[str] = []
+    in_dependencies = False
+    pip_indent: int | None = None
+    for raw in text.splitlines():
+        line = raw.split(" #", 1)[0].rstrip()
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            in_dependencies = stripped == "dependencies:"
+            pip_indent = None
+            continue
+        if not in_dependencies or not stripped.startswith("- "):
+            continue
+        item = stripped[2:].strip()
+        if pip_indent is not None and indent > pip_indent:
+            pip.append(item)
+            continue
+        pip_indent = None
+        if item == "pip:":
+            pip_indent = indent
+        else:
+            conda.append(item)
+    return conda, pip
+
+
+def environment_requirements() -> tuple[dict[str, str], list[str]]:
+    conda, pip = parse_environment_yml((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    reqs = dict(split_requirement(item) for item in conda)
+    for name in NOT_PYTHON_PACKAGES:
+        reqs.pop(name, None)
+    return reqs, pip
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    conda, _ = environment_requirements()
+    pyproject = pyproject_requirements()
+    assert set(conda) == set(pyproject), (
+        f"only in environment.yml: {sorted(set(conda) - set(pyproject))}; "
+        f"only in pyproject.toml: {sorted(set(pyproject) - set(conda))}"
+    )
+
+
+def test_environment_yml_uses_the_same_version_constraints():
+    conda, _ = environment_requirements()
+    pyproject = pyproject_requirements()
+    differ = {n: (pyproject[n], conda[n]) for n in pyproject if conda.get(n) != pyproject[n]}
+    assert not differ, f"pyproject.toml vs environment.yml constraints differ: {differ}"
+
+
+def test_environment_yml_installs_python_pip_and_the_package_itself():
+    conda, pip = parse_environment_yml((ROOT / "environment.yml").read_text(encoding="utf-8"))
+    names = {split_requirement(item)[0] for item in conda}
+    assert {"python", "pip"} <= names
+    python_constraint = dict(split_requirement(item) for item in conda)["python"]
+    requires_python = load_pyproject()["project"]["requires-python"]
+    assert python_constraint == requires_python.replace(" ", "")
+    assert any(re.fullmatch(r"(-e\s+|--editable[= ]\s*)?\.", item) for item in pip), (
+        f"the pip section must install the package itself ('- -e .'), got {pip}"
+    )
+
+
+def test_widgets_come_with_their_jupyterlab_extension():
+    # ipywidgets 8 without jupyterlab_widgets 3: "Error displaying widget: model not found".
+    runtime = dict(split_requirement(r) for r in load_pyproject()["project"]["dependencies"])
+    assert "ipywidgets" in runtime
+    assert "jupyterlab-widgets" in runtime
+
+
+def test_pyproject_metadata():
+    data = load_pyproject()
+    project = data["project"]
+    assert project["name"] == "bleu-lesson"
+    assert project["version"] == "0.1.0"
+    assert project["scripts"]["bleu-lesson"] == "bleu_lesson.__main__:main"
+    assert data["tool"]["setuptools"]["packages"] == ["bleu_lesson"]
+    package_data = data["tool"]["setuptools"]["package-data"]["bleu_lesson"]
+    assert {"*.json", "py.typed"} <= set(package_data)
+    assert (ROOT / "bleu_lesson" / "py.typed").exists()
+
+
+def test_package_version_matches_pyproject():
+    import bleu_lesson
+
+    version = getattr(bleu_lesson, "__version__", None)
+    if version is None:
+        pytest.skip("bleu_lesson has no __version__")
+    assert version == load_pyproject()["project"]["version"]
+
+
+def test_import_bleu_lesson_does_not_load_heavy_libraries():
+    heavy = ("matplotlib", "ipywidgets", "sacrebleu")
+    code = f"import sys, bleu_lesson\nprint(' '.join(m for m in {heavy!r} if m in sys.modules))\n"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = result.stdout.split()
+    assert not loaded, f"`import bleu_lesson` imported {loaded}; import them where they are used"
+
+
+def test_nbval_reads_both_sanitize_patterns():
+    plugin = pytest.importorskip("nbval.plugin")
+    text = (ROOT / "notebooks" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
+    patterns = dict(plugin.get_sanitize_patterns(text))
+    assert patterns == {
+        r"0x[0-9a-fA-F]+": "0xADDRESS",
+        r"/tmp/ipykernel_\d+/\d+\.py": "IPYKERNEL_TMP",
+    }
+    sample = "<Figure at 0x7f3a9c2b1d90> in /tmp/ipykernel_4242/1234567890.py, line 3"
+    for regex, replace in patterns.items():
+        sample = re.sub(regex, replace, sample)
+    assert sample == "<Figure at 0xADDRESS> in IPYKERNEL_TMP, line 3"
+
+
+def test_readme_documents_make_lab_and_make_test():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make lab" in readme
+    assert "make test" in readme
+
+
+def test_ci_script_is_bash_and_passes_the_wmt22_data():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    first_line = script.splitlines()[0]
+    assert re.fullmatch(r"#!\s*(/usr/bin/env\s+bash|/bin/bash|/usr/bin/bash)\b.*", first_line)
+    assert "set -euo pipefail" in script
+    assert "BLEU_LESSON_WMT22_DIR" in script
+
+
+def test_readme_course_map_names_the_notebooks_that_exist():
+    notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    if not notebooks:
+        pytest.skip("no chapter notebooks yet")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [name for name in notebooks if f"notebooks/{name}" not in readme]
+    assert not missing, f"README.md's course map does not list {missing}"
