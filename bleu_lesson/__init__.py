@@ -1,0 +1,53 @@
+"""bleu_lesson: BLEU built step by step, for the course "BLEU分数计算与多参考译文评估".
+
+The names a chapter imports. Everything here is standard library only; sacrebleu is
+loaded when a standard tokenizer is first used, matplotlib and ipywidgets only by
+``bleu_lesson.plots`` and ``bleu_lesson.widgets``.
+"""
+
+from ._version import __version__
+from .bleu import (
+    BleuOptions,
+    BleuResult,
+    BleuScorer,
+    corpus_bleu,
+    references_from_streams,
+    score_stats,
+    sentence_bleu,
+)
+from .brevity import brevity_penalty, closest_ref_length
+from .clipping import ClippedNGram, clipped_counts, clipping_table, max_reference_counts
+from .ngrams import all_ngram_counts, ngram_counts, ngrams
+from .seed import compute_bleu, count_clipped_ngrams, get_ngrams, tokenize
+from .smoothing import SMOOTHING_METHODS
+from .stats import BleuStats, sum_stats
+from .tokenizers import TOKENIZERS, get_tokenizer
+
+__all__ = [
+    "__version__",
+    "BleuOptions",
+    "BleuResult",
+    "BleuScorer",
+    "BleuStats",
+    "ClippedNGram",
+    "SMOOTHING_METHODS",
+    "TOKENIZERS",
+    "all_ngram_counts",
+    "brevity_penalty",
+    "clipped_counts",
+    "clipping_table",
+    "closest_ref_length",
+    "compute_bleu",
+    "corpus_bleu",
+    "count_clipped_ngrams",
+    "get_ngrams",
+    "get_tokenizer",
+    "max_reference_counts",
+    "ngram_counts",
+    "ngrams",
+    "references_from_streams",
+    "score_stats",
+    "sentence_bleu",
+    "sum_stats",
+    "tokenize",
+]

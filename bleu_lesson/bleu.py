@@ -1,0 +1,511 @@
+"""BLEU: clipped n-gram precisions, their weighted geometric mean, and the brevity penalty.
+
+    BLEU = BP · exp( Σ_n w_n · log p_n ),    p_n = Σ clipped matches_n / Σ candidate n-grams_n
+
+The work is split the way sacrebleu splits it, with each step a named piece:
+
+1. *extract*: a segment's text becomes a ``BleuStats`` record
+   (``BleuScorer`` tokenizes and counts the references once, then each candidate);
+2. *aggregate*: a corpus is ``sum`` of its segments' records;
+3. *score*: ``score_stats`` is a pure function of one record and the options.
+
+>>> refs = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
+>>> result = sentence_bleu("The cat is on the mat", refs, tokenizer="none", lowercase=True,
+...                        smoothing="none")
+>>> round(result.score, 4)                    # (1 · 1 · 1 · 2/3) ** (1/4) · BP 1
+0.9036
+>>> print(result)
+BLEU = 90.36 100.0/100.0/100.0/66.7 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ._version import __version__
+from .brevity import TIE_RULES, brevity_penalty
+from .smoothing import (
+    NLTK_METHODS,
+    SACREBLEU_METHODS,
+    check_smoothing,
+    needs_order,
+    nltk_precisions,
+    sacrebleu_precisions,
+)
+from .stats import BleuStats
+from .tokenizers import Tokenizer, get_tokenizer
+
+__all__ = [
+    "BleuOptions",
+    "BleuResult",
+    "BleuScorer",
+    "REF_LENGTHS",
+    "corpus_bleu",
+    "references_from_streams",
+    "score_stats",
+    "sentence_bleu",
+]
+
+#: How the reference length of a segment is chosen for the brevity penalty.
+REF_LENGTHS: tuple[str, ...] = ("closest", "shortest")
+
+
+@dataclass(frozen=True)
+class BleuOptions:
+    """Every knob of a BLEU computation, checked once.
+
+    ``weights=None`` means uniform weights over the orders that count.
+    ``ref_length``: ``"closest"`` (Papineni, sacrebleu, NLTK; ties decided by ``tie``)
+    or ``"shortest"`` (Hugging Face ``evaluate``). ``effective_order`` applies to
+    sacrebleu's smoothing methods only; NLTK has no such option.
+    """
+
+    max_n: int = 4
+    weights: tuple[float, ...] | None = None
+    tokenizer: str | Callable[[str], list[str]] = "13a"
+    lowercase: bool = False
+    smoothing: str = "exp"
+    smooth_value: float | None = None
+    effective_order: bool = False
+    ref_length: str = "closest"
+    tie: str = "shorter"
+
+    def __post_init__(self) -> None:
+        max_n = self.max_n
+        if isinstance(max_n, bool) or not isinstance(max_n, int):
+            raise TypeError(f"max_n must be an int, got {type(max_n).__name__}")
+        if max_n < 1:
+            raise ValueError(f"max_n must be at least 1, got {max_n}")
+        check_smoothing(self.smoothing)
+        if self.weights is not None:
+            if isinstance(self.weights, str) or not isinstance(self.weights, Sequence):
+                raise TypeError(
+                    f"weights must be a sequence of {max_n} numbers, "
+                    f"got {type(self.weights).__name__}"
+                )
+            weights = tuple(self.weights)
+            if len(weights) != max_n:
+                raise ValueError(
+                    f"weights must have max_n = {max_n} entries, got {len(weights)}"
+                )
+            for w in weights:
+                if isinstance(w, bool) or not isinstance(w, int | float):
+                    raise TypeError(f"weights must be numbers, got {w!r}")
+                if not math.isfinite(w) or w < 0:
+                    raise ValueError(f"weights must be non-negative and finite, got {w!r}")
+            if not any(weights):
+                raise ValueError("weights must not all be zero")
+            object.__setattr__(self, "weights", tuple(float(w) for w in weights))
+        if self.smooth_value is not None:
+            if self.smoothing not in ("floor", "add-k"):
+                raise ValueError(
+                    f"smooth_value applies to 'floor' and 'add-k' only, not {self.smoothing!r}"
+                )
+            if isinstance(self.smooth_value, bool) or not isinstance(self.smooth_value,
+                                                                     int | float):
+                raise TypeError(f"smooth_value must be a number, got {self.smooth_value!r}")
+            if self.smooth_value <= 0:
+                raise ValueError(f"smooth_value must be positive, got {self.smooth_value}")
+        if self.ref_length not in REF_LENGTHS:
+            raise ValueError(f"ref_length must be one of {REF_LENGTHS}, got {self.ref_length!r}")
+        if self.tie not in TIE_RULES:
+            raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
+        # resolves the name now, so an unknown tokenizer fails here and not mid-corpus
+        get_tokenizer(self.tokenizer, self.lowercase)
+
+    @property
+    def order(self) -> int:
+        """How many n-gram orders the statistics count (NLTK's method 5 reads 5-grams)."""
+        return needs_order(self.smoothing, self.max_n)
+
+    @property
+    def uses_effective_order(self) -> bool:
+        return self.effective_order and self.smoothing in SACREBLEU_METHODS
+
+    def get_tokenizer(self) -> Tokenizer:
+        return get_tokenizer(self.tokenizer, self.lowercase)
+
+    def signature(self, nrefs: int | str) -> str:
+        """sacrebleu-style signature, e.g. ``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|…``."""
+        smooth = self.smoothing
+        default = SACREBLEU_METHODS.get(smooth)
+        if default is not None:
+            value = self.smooth_value if self.smooth_value is not None else default
+            smooth += f"[{value:.2f}]"
+        parts = [
+            f"nrefs:{nrefs}",
+            f"case:{'lc' if self.lowercase else 'mixed'}",
+            f"eff:{'yes' if self.uses_effective_order else 'no'}",
+            f"tok:{self.get_tokenizer().name}",
+            f"smooth:{smooth}",
+        ]
+        if self.max_n != 4:
+            parts.append(f"ngram:{self.max_n}")
+        if self.weights is not None and len(set(self.weights)) > 1:
+            parts.append("weights:" + ",".join(f"{w:g}" for w in self.weights))
+        if self.ref_length != "closest" or self.tie != "shorter":
+            parts.append(f"reflen:{self.ref_length}" + ("-first" if self.tie == "first" else ""))
+        parts.append(f"version:bleu_lesson-{__version__}")
+        return "|".join(parts)
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    """A BLEU score with everything that produced it.
+
+    ``score`` and ``precisions`` are on the 0–1 scale; ``str()`` prints sacrebleu's
+    one-line format on the 0–100 scale.
+    """
+
+    score: float
+    precisions: tuple[float, ...]
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    bp: float
+    hyp_len: int
+    ref_len: int
+    ratio: float
+    signature: str
+
+    def format(self, width: int = 2, signature: bool = False) -> str:
+        """sacrebleu's line: ``BLEU = 90.36 100.0/…/66.7 (BP = 1.000 ratio = …)``."""
+        name = f"BLEU|{self.signature}" if signature else "BLEU"
+        # round(…, 9) first drops the float noise of the rescaling to 0–100, so that a
+        # precision of 23/80 prints 28.8 like sacrebleu's 100 * 23 / 80 = 28.75, not 28.7
+        prec = "/".join(f"{round(100 * p, 9):.1f}" for p in self.precisions)
+        return (
+            f"{name} = {round(100 * self.score, 9):.{width}f} {prec} (BP = {self.bp:.3f} "
+            f"ratio = {self.ratio:.3f} hyp_len = {self.hyp_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None,
+                    orders: int, all_orders: int) -> float:
+    """exp(Σ w_n log p_n) over the first ``orders`` orders; 0 if a weighted p_n is 0.
+
+    Uniform weights are 1/orders. Given weights are rescaled, when fewer orders count
+    than there are weights, so that the weights used keep their total.
+    """
+    if weights is None:
+        used = [1.0 / orders] * orders
+    else:
+        used = list(weights[:orders])
+        if orders < all_orders:
+            kept = sum(used)
+            if kept == 0:
+                return 0.0
+            used = [w * sum(weights) / kept for w in used]
+    log_sum = 0.0
+    for w, p in zip(used, precisions, strict=False):
+        if w == 0:
+            continue
+        if p <= 0:
+            return 0.0
+        log_sum += w * math.log(p)
+    return math.exp(log_sum)
+
+
+def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
+                nrefs: int | str = 1) -> BleuResult:
+    """Score one record of sufficient statistics: a pure function of stats and options.
+
+    >>> r = score_stats(BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3)), BleuOptions(smoothing="none"))
+    >>> round(r.bp, 4), r.score                   # the seed's one-reference example
+    (0.8465, 0.0)
+    """
+    options = options or BleuOptions()
+    max_n = options.max_n
+    if stats.order < options.order:
+        raise ValueError(
+            f"these statistics count {stats.order} orders, the options need {options.order}"
+        )
+    matches, totals = stats.matches[:max_n], stats.totals[:max_n]
+    bp = brevity_penalty(stats.hyp_len, stats.ref_len)
+    smoothing = options.smoothing
+    if smoothing in NLTK_METHODS:
+        if matches[0] == 0:  # NLTK: no unigram match, score 0 whatever the smoothing
+            precisions = [m / max(1, t) for m, t in zip(matches, totals, strict=True)]
+            mean = 0.0
+        else:
+            fifth = (stats.matches[4], stats.totals[4]) if stats.order >= 5 else None
+            precisions = nltk_precisions(matches, totals, smoothing, stats.hyp_len, fifth)
+            weights = options.weights or (1.0 / max_n,) * max_n
+            mean = math.exp(math.fsum(w * math.log(p)
+                                      for w, p in zip(weights, precisions, strict=True)
+                                      if p > 0))
+    else:
+        precisions, orders = sacrebleu_precisions(
+            matches, totals, smoothing, options.smooth_value, options.uses_effective_order
+        )
+        mean = _geometric_mean(precisions, options.weights, orders, max_n) if any(matches) else 0.0
+    ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
+    return BleuResult(
+        score=bp * mean,
+        precisions=tuple(precisions),
+        matches=tuple(matches),
+        totals=tuple(totals),
+        bp=bp,
+        hyp_len=stats.hyp_len,
+        ref_len=stats.ref_len,
+        ratio=ratio,
+        signature=options.signature(nrefs),
+    )
+
+
+# --- input checking -------------------------------------------------------------------
+
+def _check_reference_list(refs: object, where: str) -> list[str]:
+    if isinstance(refs, str):
+        raise TypeError(
+            f"{where} must be a list of reference strings, not a single str "
+            f"(wrap it: [{refs[:30]!r}])"
+        )
+    if not isinstance(refs, Sequence):
+        raise TypeError(f"{where} must be a list of reference strings, got {type(refs).__name__}")
+    if len(refs) == 0:
+        raise ValueError(f"at least one reference is required ({where} is empty)")
+    for k, ref in enumerate(refs):
+        if not isinstance(ref, str):
+            raise TypeError(f"{where}[{k}] must be a str, got {type(ref).__name__}")
+    return list(refs)
+
+
+def _check_candidates(candidates: object) -> list[str]:
+    if isinstance(candidates, str):
+        raise TypeError("candidates must be a list of strings, not a single str")
+    if not isinstance(candidates, Sequence):
+        raise TypeError(f"candidates must be a list of strings, got {type(candidates).__name__}")
+    if len(candidates) == 0:
+        raise ValueError("candidates must not be empty: the corpus has no segment")
+    for i, cand in enumerate(candidates):
+        if not isinstance(cand, str):
+            raise TypeError(f"candidates[{i}] must be a str, got {type(cand).__name__}")
+    return list(candidates)
+
+
+def _check_corpus_references(references: object) -> list[list[str]]:
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError(
+            "references must be a list with, for each candidate, a list of its references; "
+            f"got {type(references).__name__}"
+        )
+    if len(references) == 0:
+        raise ValueError("references must not be empty: the corpus has no segment")
+    return [_check_reference_list(refs, f"references[{i}]") for i, refs in enumerate(references)]
+
+
+def references_from_streams(*streams: Sequence[str | None]) -> list[list[str]]:
+    """Turn sacrebleu's layout (one stream per reference set) into per-segment lists.
+
+    ``refs[k][i]`` (reference k of segment i) becomes ``out[i][k]``; ``None`` entries
+    are dropped, so segments may have different numbers of references.
+
+    >>> references_from_streams(["a1", "b1"], ["a2", None])
+    [['a1', 'a2'], ['b1']]
+    """
+    if not streams:
+        raise ValueError("at least one reference stream is required")
+    lengths = {len(s) for s in streams}
+    if len(lengths) != 1:
+        raise ValueError(f"reference streams must have the same length, got {sorted(lengths)}")
+    return [[r for r in segment if r is not None] for segment in zip(*streams, strict=True)]
+
+
+# --- the scorer -----------------------------------------------------------------------
+# The counting below is the clipping of ``bleu_lesson.clipping`` (min of the candidate's
+# count and the references' maximum, summed), arranged for speed: the references of a
+# segment are reduced once to {n-gram: max count} (unigrams keyed by the bare token) and
+# a frozenset of those keys. For a candidate, an order whose n-grams are all distinct
+# (the usual case) has exactly |set(n-grams) ∩ keys| matches, one C-level set
+# intersection; only repeated n-grams need the per-n-gram min(count, max ref count).
+
+def _reference_info(tokens: list[list[str]], order: int) -> tuple[dict, frozenset, tuple]:
+    maxima: dict = {}
+    get = maxima.get
+    for ref in tokens:
+        counts: Counter = Counter(ref)
+        for n in range(2, order + 1):
+            counts.update(zip(*[ref[i:] for i in range(n)], strict=False))
+        for gram, c in counts.items():
+            if c > get(gram, 0):
+                maxima[gram] = c
+    return maxima, frozenset(maxima), tuple(len(t) for t in tokens)
+
+
+def _count_matches(tokens: list[str], maxima: dict, keys: frozenset,
+                   order: int) -> list[int]:
+    length = len(tokens)
+    matches = [0] * order
+    shifted = []
+    for n in range(1, min(order, length) + 1):
+        if n == 1:
+            grams = tokens
+        else:
+            shifted.append(tokens[n - 1:])
+            grams = list(zip(tokens, *shifted, strict=False))
+        distinct = set(grams)
+        m = len(keys.intersection(distinct))
+        if len(distinct) != len(grams):  # repeated n-grams: clip each at its maximum
+            get = maxima.get
+            for gram, c in Counter(grams).items():
+                if c > 1:
+                    r = get(gram)
+                    if r and r > 1:
+                        m += (c if c < r else r) - 1
+        if not m:  # no n-gram matched, so no longer one can
+            break
+        matches[n - 1] = m
+    return matches
+
+
+_MEMO_LIMIT = 1 << 20
+
+
+class BleuScorer:
+    """Score any number of systems against one test set, counting its references once.
+
+    ``references[i]`` is the list of references of segment i (one or more each).
+    Options are those of ``BleuOptions`` (or pass ``options=BleuOptions(...)``).
+
+    >>> scorer = BleuScorer([["the cat is on the mat"], ["there is a cat"]], tokenizer="none")
+    >>> round(scorer.score(["the cat is on the mat", "there is a cat"]).score, 4)
+    1.0
+    """
+
+    def __init__(self, references: Sequence[Sequence[str]], options: BleuOptions | None = None,
+                 **kwargs) -> None:
+        if options is not None and kwargs:
+            raise TypeError("give either options=BleuOptions(...) or keyword options, not both")
+        if options is not None and not isinstance(options, BleuOptions):
+            raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
+        self.options = options or BleuOptions(**kwargs)
+        refs = _check_corpus_references(references)
+        self._tokenize = self.options.get_tokenizer()
+        order = self.options.order
+        counts = {len(r) for r in refs}
+        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+        tokenize = self._tokenize
+        self._refs = [_reference_info([tokenize(r) for r in segment], order) for segment in refs]
+        # (segment, candidate text) -> counts: systems often agree on a segment, and the
+        # same system is scored again by widgets and resampling
+        self._memo: dict[tuple[int, str], tuple[int, int, list[int]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._refs)
+
+    def _ref_length(self, hyp_len: int, ref_lens: tuple[int, ...]) -> int:
+        if len(ref_lens) == 1:
+            return ref_lens[0]
+        if self.options.ref_length == "shortest":
+            return min(ref_lens)
+        if self.options.tie == "first":
+            return min(ref_lens, key=lambda r: abs(r - hyp_len))
+        return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+    def _segments(self, candidates: Sequence[str]):
+        """Yield ``(hyp_len, ref_len, matches)`` for each candidate."""
+        cands = _check_candidates(candidates)
+        if len(cands) != len(self._refs):
+            raise ValueError(
+                f"candidates and references must have the same length: {len(cands)} "
+                f"candidates, {len(self._refs)} segments of references"
+                + (" (sacrebleu's layout refs[k][i]? convert it with references_from_streams)"
+                   if len(self._refs) <= 4 < len(cands) else "")
+            )
+        order = self.options.order
+        tokenize, ref_length = self._tokenize, self._ref_length
+        memo = self._memo
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        for i, (cand, (maxima, keys, ref_lens)) in enumerate(zip(cands, self._refs, strict=True)):
+            counts = memo.get((i, cand))
+            if counts is None:
+                tokens = tokenize(cand)
+                hyp_len = len(tokens)
+                counts = memo[i, cand] = (hyp_len, ref_length(hyp_len, ref_lens),
+                                          _count_matches(tokens, maxima, keys, order))
+            yield counts
+
+    def segment_stats(self, candidates: Sequence[str]) -> list[BleuStats]:
+        """One ``BleuStats`` per candidate (what a bootstrap resamples)."""
+        order = self.options.order
+        return [
+            BleuStats(hyp_len, ref_len, tuple(matches),
+                      tuple(max(hyp_len - n, 0) for n in range(order)))
+            for hyp_len, ref_len, matches in self._segments(candidates)
+        ]
+
+    def corpus_stats(self, candidates: Sequence[str]) -> BleuStats:
+        """The corpus's statistics: the sum of ``segment_stats(candidates)``, in one pass."""
+        order = self.options.order
+        hyp_total = ref_total = 0
+        matches = [0] * order
+        totals = [0] * order
+        for hyp_len, ref_len, seg in self._segments(candidates):
+            hyp_total += hyp_len
+            ref_total += ref_len
+            for i in range(order):
+                matches[i] += seg[i]
+                if hyp_len > i:
+                    totals[i] += hyp_len - i
+        return BleuStats(hyp_total, ref_total, tuple(matches), tuple(totals))
+
+    def score_stats(self, stats: BleuStats) -> BleuResult:
+        """Score statistics (one segment's, a sum, a resample) with this scorer's options."""
+        return score_stats(stats, self.options, nrefs=self.nrefs)
+
+    def score(self, candidates: Sequence[str]) -> BleuResult:
+        """Corpus BLEU of one system: the score of the sum of its segments' statistics."""
+        return self.score_stats(self.corpus_stats(candidates))
+
+    def sentence_scores(self, candidates: Sequence[str]) -> list[BleuResult]:
+        """Each segment scored on its own (use smoothing and ``effective_order=True``)."""
+        return [self.score_stats(s) for s in self.segment_stats(candidates)]
+
+
+def sentence_bleu(candidate: str, references: Sequence[str], *, max_n: int = 4,
+                  weights: Sequence[float] | None = None,
+                  tokenizer: str | Callable[[str], list[str]] = "13a",
+                  lowercase: bool = False, smoothing: str = "exp",
+                  effective_order: bool = True, smooth_value: float | None = None,
+                  ref_length: str = "closest", tie: str = "shorter") -> BleuResult:
+    """BLEU of one candidate against its references (sacrebleu's ``sentence_bleu`` defaults).
+
+    >>> round(sentence_bleu("the cat", ["the cat sat"], tokenizer="none").score, 4)
+    0.6065
+    """
+    if not isinstance(candidate, str):
+        raise TypeError(f"candidate must be a str, got {type(candidate).__name__}")
+    refs = _check_reference_list(references, "references")
+    scorer = BleuScorer([refs], max_n=max_n, weights=weights, tokenizer=tokenizer,
+                        lowercase=lowercase, smoothing=smoothing, smooth_value=smooth_value,
+                        effective_order=effective_order, ref_length=ref_length, tie=tie)
+    return scorer.score([candidate])
+
+
+def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]], *,
+                max_n: int = 4, weights: Sequence[float] | None = None,
+                tokenizer: str | Callable[[str], list[str]] = "13a",
+                lowercase: bool = False, smoothing: str = "exp",
+                effective_order: bool = False, smooth_value: float | None = None,
+                ref_length: str = "closest", tie: str = "shorter") -> BleuResult:
+    """Corpus BLEU: sum every segment's statistics, then score once.
+
+    ``references[i]`` lists the references of ``candidates[i]``; for sacrebleu's
+    stream layout use ``references_from_streams``.
+
+    >>> round(corpus_bleu(["the cat", "a dog"], [["the cat sat"], ["a dog"]], max_n=2,
+    ...                   tokenizer="none", smoothing="none").score, 4)  # p 4/4, 2/2; BP e^(1-5/4)
+    0.7788
+    """
+    cands = _check_candidates(candidates)
+    scorer = BleuScorer(references, max_n=max_n, weights=weights, tokenizer=tokenizer,
+                        lowercase=lowercase, smoothing=smoothing, smooth_value=smooth_value,
+                        effective_order=effective_order, ref_length=ref_length, tie=tie)
+    return scorer.score(cands)

@@ -1,0 +1,64 @@
+"""The brevity penalty, and which reference length it is measured against.
+
+Precision alone rewards a candidate for saying little, so BLEU multiplies by
+
+    BP = 1                 if c > r
+    BP = exp(1 − r / c)    if 0 < c ≤ r
+    BP = 0                 if c = 0 < r
+
+where c is the candidate length and r the *effective reference length*: the length of
+the reference closest to c. Tools differ on ties (a reference 1 shorter and one 1
+longer): sacrebleu and NLTK take the shorter, the seed takes the first listed.
+
+>>> round(brevity_penalty(6, 7), 4)           # exp(1 − 7/6) = exp(−1/6)
+0.8465
+>>> closest_ref_length(6, [5, 7]), closest_ref_length(6, [7, 5], tie="first")
+(5, 7)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+__all__ = ["TIE_RULES", "closest_ref_length", "brevity_penalty"]
+
+TIE_RULES: tuple[str, ...] = ("shorter", "first")
+
+
+def closest_ref_length(hyp_len: int, ref_lens: Sequence[int], tie: str = "shorter") -> int:
+    """The reference length closest to ``hyp_len``; ``tie`` says which wins a tie.
+
+    ``tie="shorter"`` (sacrebleu, NLTK) picks the shorter of two equally close lengths,
+    ``tie="first"`` (the seed's ``min(..., key=abs diff)``) the one listed first.
+
+    >>> closest_ref_length(10, [8, 12, 12]), closest_ref_length(10, [12, 8], tie="first")
+    (8, 12)
+    """
+    if tie not in TIE_RULES:
+        raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
+    if not ref_lens:
+        raise ValueError("at least one reference length is required")
+    if tie == "first":
+        return min(ref_lens, key=lambda r: abs(r - hyp_len))
+    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+
+def brevity_penalty(hyp_len: int, ref_len: int) -> float:
+    """``exp(1 − r/c)`` when the candidate is not longer than the reference, else 1.
+
+    A candidate of length 0 against a non-empty reference gets 0. Lengths are summed
+    over a corpus before the penalty is taken, never averaged per sentence.
+
+    >>> brevity_penalty(7, 6), brevity_penalty(6, 6), brevity_penalty(0, 6)
+    (1.0, 1.0, 0.0)
+    >>> round(brevity_penalty(5, 10), 4)          # exp(1 − 2) = 1/e
+    0.3679
+    """
+    if hyp_len < 0 or ref_len < 0:
+        raise ValueError(f"lengths must be non-negative, got hyp_len={hyp_len}, ref_len={ref_len}")
+    if hyp_len >= ref_len:
+        return 1.0
+    if hyp_len == 0:
+        return 0.0
+    return math.exp(1 - ref_len / hyp_len)

@@ -1,0 +1,140 @@
+"""Clipped (modified) n-gram counts against one or more references.
+
+A candidate n-gram is credited at most as many times as it occurs in the single
+reference where it occurs most often (Papineni et al., 2002):
+
+    clipped(g) = min(count_cand(g), max_k count_ref_k(g))
+
+With ``Counter`` this is ``cand & (ref_1 | ref_2 | …)``: ``|`` takes the maximum of
+the references' counts and ``&`` the minimum with the candidate's.
+
+>>> cand = "the the the the the the the".split()
+>>> clipped_counts(cand, ["the cat is on the mat".split(), "there is a cat on the mat".split()], 1)
+(2, 7)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .ngrams import NGram, _check_n, ngram_counts
+
+__all__ = [
+    "ClippedNGram",
+    "max_reference_counts",
+    "clipped_counts",
+    "clipping_table",
+    "reference_ngram_maxima",
+    "count_matches",
+]
+
+
+def max_reference_counts(references: Sequence[Sequence[str]], n: int) -> Counter[NGram]:
+    """For each n-gram, its largest count in any one reference: ``ref_1 | ref_2 | …``.
+
+    >>> max_reference_counts([["a", "a"], ["a", "b"]], 1)
+    Counter({('a',): 2, ('b',): 1})
+    """
+    result: Counter[NGram] = Counter()
+    for ref in references:
+        result |= ngram_counts(ref, n)
+    return result
+
+
+def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]],
+                   n: int) -> tuple[int, int]:
+    """Return ``(clipped matches, candidate n-grams)`` for order n.
+
+    >>> ref = "the cat is sitting on the mat".split()
+    >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
+    (4, 5)
+    """
+    cand = ngram_counts(candidate, n)
+    clipped = cand & max_reference_counts(references, n)
+    return sum(clipped.values()), sum(cand.values())
+
+
+@dataclass(frozen=True)
+class ClippedNGram:
+    """One row of the clipping table a lesson shows.
+
+    ``best_ref`` is the index of the first reference in which the n-gram occurs
+    ``max_ref_count`` times, or ``None`` when no reference contains it.
+    """
+
+    ngram: NGram
+    count: int
+    max_ref_count: int
+    best_ref: int | None
+    clipped: int
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.ngram)
+
+
+def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]],
+                   n: int) -> list[ClippedNGram]:
+    """The per-n-gram detail of clipping, in the order n-grams first occur in the candidate.
+
+    >>> for row in clipping_table("the the the".split(), [["the", "cat"], ["the", "the"]], 1):
+    ...     print(row.text, row.count, row.max_ref_count, row.best_ref, row.clipped)
+    the 3 2 1 2
+    """
+    _check_n(n)
+    ref_counts = [ngram_counts(ref, n) for ref in references]
+    rows = []
+    for gram, count in ngram_counts(candidate, n).items():
+        best_ref, best = None, 0
+        for k, counts in enumerate(ref_counts):
+            if counts[gram] > best:
+                best_ref, best = k, counts[gram]
+        rows.append(ClippedNGram(gram, count, best, best_ref, min(count, best)))
+    return rows
+
+
+# --- the fast path used by the scorer -------------------------------------------------
+# Same arithmetic as above, for all orders at once: the references of a segment are
+# reduced once to one dict {n-gram: max count} over every order (as sacrebleu caches
+# them), and a candidate is matched against that dict.
+
+def reference_ngram_maxima(references: Sequence[Sequence[str]], max_n: int) -> dict[NGram, int]:
+    """All orders 1 … max_n at once: n-gram → its largest count in any one reference.
+
+    >>> reference_ngram_maxima([["a", "b"], ["a", "a"]], 2)[("a",)]
+    2
+    """
+    maxima: dict[NGram, int] = {}
+    get = maxima.get
+    for ref in references:
+        counts: Counter[NGram] = Counter()
+        for n in range(1, max_n + 1):
+            counts.update(zip(*[ref[i:] for i in range(n)], strict=False))
+        for gram, c in counts.items():
+            if c > get(gram, 0):
+                maxima[gram] = c
+    return maxima
+
+
+def count_matches(candidate: Sequence[str], maxima: dict[NGram, int],
+                  max_n: int) -> tuple[list[int], list[int]]:
+    """Clipped matches and totals of every order 1 … max_n against ``maxima``.
+
+    >>> count_matches("a a b".split(), reference_ngram_maxima([["a", "b"]], 2), 2)
+    ([2, 1], [3, 2])
+    """
+    matches = [0] * max_n
+    totals = [0] * max_n
+    get = maxima.get
+    for n in range(1, max_n + 1):
+        counts = Counter(zip(*[candidate[i:] for i in range(n)], strict=False))
+        m = 0
+        for gram, c in counts.items():
+            r = get(gram)
+            if r:
+                m += c if c < r else r
+        matches[n - 1] = m
+        totals[n - 1] = max(len(candidate) - n + 1, 0)
+    return matches, totals

@@ -1,0 +1,60 @@
+"""N-grams: every run of n consecutive tokens, and how often each occurs.
+
+A sentence of L tokens has ``max(L - n + 1, 0)`` n-grams: one starting at each position
+that still leaves room for n tokens.
+
+>>> ngrams(["the", "cat", "is", "on"], 2)
+[('the', 'cat'), ('cat', 'is'), ('is', 'on')]
+>>> len(ngrams(["the", "cat", "is", "on"], 4)), len(ngrams(["the", "cat"], 3))
+(1, 0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+__all__ = ["ngrams", "ngram_counts", "all_ngram_counts"]
+
+NGram = tuple[str, ...]
+
+
+def _check_n(n: object, name: str = "n") -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
+    if n < 1:
+        raise ValueError(f"{name} must be at least 1, got {n}")
+    return n
+
+
+def ngrams(tokens: Sequence[str], n: int) -> list[NGram]:
+    """Return the n-grams of ``tokens`` in order: ``tokens[i:i+n]`` for i = 0 … L − n.
+
+    >>> ngrams(["a", "b", "c"], 1)
+    [('a',), ('b',), ('c',)]
+    """
+    _check_n(n)
+    # zip over n shifted views builds the tuples in C; it is the same as
+    # [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)].
+    return list(zip(*[tokens[i:] for i in range(n)], strict=False))
+
+
+def ngram_counts(tokens: Sequence[str], n: int) -> Counter[NGram]:
+    """Count the n-grams of one order.
+
+    >>> ngram_counts("the the the".split(), 1)
+    Counter({('the',): 3})
+    """
+    _check_n(n)
+    return Counter(zip(*[tokens[i:] for i in range(n)], strict=False))
+
+
+def all_ngram_counts(tokens: Sequence[str], max_n: int) -> list[Counter[NGram]]:
+    """Count the n-grams of every order 1 … ``max_n``: element ``n - 1`` holds order n.
+
+    >>> [sum(c.values()) for c in all_ngram_counts("a b c d".split(), 4)]
+    [4, 3, 2, 1]
+    """
+    _check_n(max_n, "max_n")
+    return [Counter(zip(*[tokens[i:] for i in range(n)], strict=False))
+            for n in range(1, max_n + 1)]

@@ -1,0 +1,171 @@
+"""Smoothing: what to do with an n-gram order that has no match.
+
+Without smoothing a single zero precision makes the geometric mean, and so BLEU, zero:
+fine for a corpus, too harsh for one short sentence. Chen & Cherry (2014) compare the
+remedies; two families are implemented here with their tools' exact semantics.
+
+sacrebleu's methods (``none``, ``floor``, ``add-k``, ``exp``), on counts m_n / t_n:
+
+- ``floor``: an order with m_n = 0 gets precision ε / t_n (ε = 0.1).
+- ``add-k``: orders n ≥ 2 use (m_n + k) / (t_n + k) (k = 1).
+- ``exp``: the i-th order with no match gets 1 / (2^i · t_n) (NIST's mteval-v13a).
+
+NLTK's ``SmoothingFunction().method0`` … ``method7``, on p_n = m_n / max(t_n, 1):
+
+- ``method0``: no smoothing, but a zero precision becomes the smallest float
+  (so the score is tiny, not exactly 0).
+- ``method1``: (m_n + ε) / t_n for zero counts (ε = 0.1); ``method2``: add 1 to the
+  numerator and denominator of every order n ≥ 2; ``method3``: as ``exp``;
+  ``method4``: as ``exp`` scaled by ln(c) / K (K = 5); ``method5``: average each order
+  with its neighbours; ``method6``: interpolate with a prior (α = 5), needs p_3 > 0;
+  ``method7``: method 4 then method 5.
+
+Both families return the smoothed precisions on the 0–1 scale.
+
+>>> sacrebleu_precisions([3, 1, 0, 0], [4, 3, 2, 1], "exp")[0]     # 3/4, 1/3, 1/(2·2), 1/(4·1)
+[0.75, 0.3333333333333333, 0.25, 0.25]
+>>> nltk_precisions([3, 1, 0, 0], [4, 3, 2, 1], "method1", hyp_len=4)
+[0.75, 0.3333333333333333, 0.05, 0.1]
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Sequence
+
+__all__ = [
+    "SACREBLEU_METHODS",
+    "NLTK_METHODS",
+    "SMOOTHING_METHODS",
+    "check_smoothing",
+    "needs_order",
+    "sacrebleu_precisions",
+    "nltk_precisions",
+]
+
+#: sacrebleu's methods and their default smoothing values (None: takes no value).
+SACREBLEU_METHODS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: NLTK's ``SmoothingFunction`` methods, with its defaults epsilon=0.1, alpha=5, k=5.
+NLTK_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
+SMOOTHING_METHODS: tuple[str, ...] = tuple(SACREBLEU_METHODS) + NLTK_METHODS
+
+_NLTK_EPSILON, _NLTK_ALPHA, _NLTK_K = 0.1, 5, 5
+
+
+def check_smoothing(smoothing: object) -> str:
+    """Return ``smoothing`` if it names a method, else raise a ``ValueError`` listing them."""
+    if not isinstance(smoothing, str) or smoothing not in SMOOTHING_METHODS:
+        raise ValueError(
+            f"smoothing must be one of {', '.join(SMOOTHING_METHODS)}; got {smoothing!r}"
+        )
+    return smoothing
+
+
+def needs_order(smoothing: str, max_n: int) -> int:
+    """How many n-gram orders the statistics must count for this method.
+
+    NLTK's method 5 (and so 7) always looks at the 5-gram precision too.
+    """
+    return max(max_n, 5) if smoothing in ("method5", "method7") else max_n
+
+
+def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: str,
+                         value: float | None = None,
+                         effective_order: bool = False) -> tuple[list[float], int]:
+    """sacrebleu's smoothed precisions, and how many orders enter the mean.
+
+    Follows ``sacrebleu.metrics.bleu.BLEU.compute_bleu``: with no match at all every
+    precision is 0; the loop stops at the first order with no candidate n-gram; with
+    ``effective_order`` only the orders before that stop count.
+
+    >>> sacrebleu_precisions([2, 1, 0, 0], [2, 1, 0, 0], "none", effective_order=True)
+    ([1.0, 1.0, 0.0, 0.0], 2)
+    """
+    if method not in SACREBLEU_METHODS:
+        raise ValueError(f"not one of sacrebleu's smoothing methods: {method!r}")
+    if value is None:
+        value = SACREBLEU_METHODS[method]
+    max_n = len(matches)
+    precisions = [0.0] * max_n
+    if not any(matches):
+        return precisions, max_n
+    eff_order = max_n
+    mteval = 1.0
+    for n in range(1, max_n + 1):
+        correct, total = matches[n - 1], totals[n - 1]
+        if method == "add-k" and n > 1:
+            correct, total = correct + value, total + value
+        if total == 0:
+            break
+        if effective_order:
+            eff_order = n
+        if correct == 0:
+            if method == "exp":
+                mteval *= 2
+                precisions[n - 1] = 1.0 / (mteval * total)
+            elif method == "floor":
+                precisions[n - 1] = value / total
+        else:
+            precisions[n - 1] = correct / total
+    return precisions, eff_order
+
+
+def nltk_precisions(matches: Sequence[int], totals: Sequence[int], method: str,
+                    hyp_len: int, fifth: tuple[int, int] | None = None) -> list[float]:
+    """NLTK's smoothed precisions for ``method0`` … ``method7``.
+
+    Precisions start as m_n / max(t_n, 1), as in NLTK's ``modified_precision``.
+    ``fifth`` is the 5-gram ``(matches, total)`` that ``method5`` and ``method7`` read
+    whatever the number of orders (NLTK hard-codes it). The caller applies NLTK's rule
+    that no unigram match means a score of 0, and drops precisions that are not > 0.
+
+    >>> [round(p, 4) for p in nltk_precisions([3, 1, 0, 0], [4, 3, 2, 1], "method3", 4)]
+    [0.75, 0.3333, 0.25, 0.25]
+    """
+    if method not in NLTK_METHODS:
+        raise ValueError(f"not one of NLTK's smoothing methods: {method!r}")
+    num = list(matches)
+    den = [max(1, t) for t in totals]
+    p: list[float] = [n / d for n, d in zip(num, den, strict=True)]
+    if method == "method0":
+        return [pi if n else sys.float_info.min for pi, n in zip(p, num, strict=True)]
+    if method == "method1":
+        return [(n + _NLTK_EPSILON) / d if n == 0 else pi
+                for pi, n, d in zip(p, num, den, strict=True)]
+    if method == "method2":
+        return [p[0]] + [(n + 1) / (d + 1) for n, d in zip(num[1:], den[1:], strict=True)]
+    if method == "method3":
+        k = 1
+        for i, n in enumerate(num):
+            if n == 0:
+                p[i] = 1 / (2**k * den[i])
+                k += 1
+        return p
+    if method in ("method4", "method7"):
+        k = 1
+        for i, n in enumerate(num):
+            if n == 0 and hyp_len > 1:
+                p[i] = 1 / (2**k * _NLTK_K / math.log(hyp_len)) / den[i]
+                k += 1
+        if method == "method4":
+            return p
+    if method in ("method5", "method7"):
+        if fifth is None:
+            raise ValueError(f"{method} needs the 5-gram counts (fifth=(matches, total))")
+        plus1 = p + [fifth[0] / max(1, fifth[1])]
+        previous = p[0] + 1
+        for i in range(len(p)):
+            p[i] = (previous + p[i] + plus1[i + 1]) / 3
+            previous = p[i]
+        return p
+    # method6
+    if len(p) < 3 or num[2] == 0:
+        raise ValueError(
+            "smoothing 'method6' needs a non-zero trigram precision (as NLTK asserts); "
+            "use another method for this candidate"
+        )
+    for i in range(2, len(p)):
+        pi0 = 0 if p[i - 2] == 0 else p[i - 1] ** 2 / p[i - 2]
+        p[i] = (num[i] + _NLTK_ALPHA * pi0) / (totals[i] + _NLTK_ALPHA)
+    return p

@@ -1,0 +1,89 @@
+"""Sufficient statistics: everything BLEU needs to know about a sentence, as data.
+
+A segment is reduced to its candidate length c, its effective reference length r, and
+for each order n the clipped matches m_n and candidate n-grams t_n. These numbers add:
+corpus BLEU is the score of ``sum(segment_stats)``, never an average of sentence scores.
+
+>>> a = BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3))
+>>> b = BleuStats(3, 3, (3, 2, 1, 0), (3, 2, 1, 0))
+>>> a + b
+BleuStats(hyp_len=9, ref_len=10, matches=(9, 6, 3, 0), totals=(9, 7, 5, 3))
+>>> sum([a, b]) == a + b
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["BleuStats", "sum_stats"]
+
+
+@dataclass(frozen=True, slots=True)
+class BleuStats:
+    """Additive BLEU statistics of one segment or of a whole corpus.
+
+    ``matches[n-1]`` and ``totals[n-1]`` are the clipped matches and the candidate
+    n-grams of order n.
+    """
+
+    hyp_len: int
+    ref_len: int
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.matches) != len(self.totals):
+            raise ValueError(
+                f"matches and totals must have the same length, "
+                f"got {len(self.matches)} and {len(self.totals)}"
+            )
+
+    @property
+    def order(self) -> int:
+        """The number of n-gram orders counted."""
+        return len(self.matches)
+
+    def __add__(self, other: BleuStats) -> BleuStats:
+        if not isinstance(other, BleuStats):
+            return NotImplemented
+        if other.order != self.order:
+            raise ValueError(f"cannot add statistics of {self.order} and {other.order} orders")
+        return BleuStats(
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+            tuple(a + b for a, b in zip(self.matches, other.matches, strict=True)),
+            tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)),
+        )
+
+    def __radd__(self, other: object) -> BleuStats:
+        # lets the built-in sum() start from 0
+        if other == 0:
+            return self
+        return NotImplemented  # type: ignore[return-value]
+
+
+def sum_stats(stats: Iterable[BleuStats]) -> BleuStats:
+    """Add many statistics at once (what ``sum`` does, in one pass over plain ints).
+
+    >>> sum_stats([BleuStats(1, 2, (1,), (1,)), BleuStats(2, 2, (0,), (2,))])
+    BleuStats(hyp_len=3, ref_len=4, matches=(1,), totals=(3,))
+    """
+    it = iter(stats)
+    try:
+        first = next(it)
+    except StopIteration:
+        raise ValueError("cannot sum an empty sequence of BleuStats") from None
+    hyp_len, ref_len = first.hyp_len, first.ref_len
+    matches, totals = list(first.matches), list(first.totals)
+    order = first.order
+    for s in it:
+        if s.order != order:
+            raise ValueError(f"cannot add statistics of {order} and {s.order} orders")
+        hyp_len += s.hyp_len
+        ref_len += s.ref_len
+        for i in range(order):
+            matches[i] += s.matches[i]
+            totals[i] += s.totals[i]
+    return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals))

@@ -1,0 +1,125 @@
+"""Tokenizers: how a sentence becomes the list of tokens BLEU counts.
+
+BLEU is only comparable when everyone splits text the same way, so the standard
+tokenizers here are sacrebleu's own (``13a``, ``intl``, ``zh``, ``char``), wrapped,
+not re-implemented. ``none`` is a plain whitespace split and needs nothing else.
+
+A tokenizer is anything that maps ``str -> list[str]``. The pipeline applied to every
+candidate and reference is the one sacrebleu uses: optional lowercasing, strip trailing
+whitespace, tokenize, then split on whitespace.
+
+>>> tokenize("The cat sat on the mat.", "13a")
+['The', 'cat', 'sat', 'on', 'the', 'mat', '.']
+>>> tokenize("The cat sat on the mat.", "none", lowercase=True)
+['the', 'cat', 'sat', 'on', 'the', 'mat.']
+>>> tokenize("猫坐在垫子上", "char")
+['猫', '坐', '在', '垫', '子', '上']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+__all__ = ["TOKENIZERS", "Tokenizer", "get_tokenizer", "tokenize"]
+
+#: The names accepted by ``tokenizer=`` everywhere in the library.
+TOKENIZERS: tuple[str, ...] = ("none", "13a", "intl", "zh", "char")
+
+# name -> (sacrebleu module, class); imported only when first used, because importing
+# sacrebleu costs a few hundred milliseconds and ``import bleu_lesson`` must stay light.
+_SACREBLEU_TOKENIZERS = {
+    "13a": ("tokenizer_13a", "Tokenizer13a"),
+    "intl": ("tokenizer_intl", "TokenizerV14International"),
+    "zh": ("tokenizer_zh", "TokenizerZh"),
+    "char": ("tokenizer_char", "TokenizerChar"),
+}
+
+
+class Tokenizer:
+    """A named ``str -> list[str]`` function with the signature sacrebleu would print.
+
+    ``lowercase`` is applied before tokenizing, exactly as sacrebleu does.
+    """
+
+    __slots__ = ("name", "lowercase", "_split")
+
+    def __init__(self, name: str, split: Callable[[str], list[str]], lowercase: bool = False):
+        self.name = name
+        self.lowercase = lowercase
+        self._split = split
+
+    def __call__(self, text: str) -> list[str]:
+        if not isinstance(text, str):
+            raise TypeError(f"text to tokenize must be a str, got {type(text).__name__}")
+        if self.lowercase:
+            text = text.lower()
+        return self._split(text)
+
+    def __repr__(self) -> str:
+        return f"Tokenizer({self.name!r}, lowercase={self.lowercase})"
+
+
+def _whitespace(text: str) -> list[str]:
+    return text.split()
+
+
+def _sacrebleu_split(name: str) -> Callable[[str], list[str]]:
+    from importlib import import_module
+
+    module_name, class_name = _SACREBLEU_TOKENIZERS[name]
+    module = import_module(f"sacrebleu.tokenizers.{module_name}")
+    sacre = getattr(module, class_name)()
+
+    def split(text: str) -> list[str]:
+        return sacre(text.rstrip()).split()
+
+    return split
+
+
+@cache
+def _named(name: str, lowercase: bool) -> Tokenizer:
+    split = _whitespace if name == "none" else _sacrebleu_split(name)
+    return Tokenizer(name, split, lowercase)
+
+
+def get_tokenizer(tokenizer: str | Callable[[str], list[str]] = "13a",
+                  lowercase: bool = False) -> Tokenizer:
+    """Return the tokenizer called ``tokenizer``, or wrap a callable ``str -> list[str]``.
+
+    Raises ``ValueError`` for an unknown name and ``TypeError`` for anything that is
+    neither a name nor a callable.
+
+    >>> get_tokenizer("none")("a  b c")
+    ['a', 'b', 'c']
+    """
+    if isinstance(tokenizer, Tokenizer):
+        if tokenizer.lowercase == lowercase:
+            return tokenizer
+        return Tokenizer(tokenizer.name, tokenizer._split, lowercase)
+    if isinstance(tokenizer, str):
+        if tokenizer not in TOKENIZERS:
+            raise ValueError(
+                f"tokenizer must be one of {', '.join(repr(t) for t in TOKENIZERS)} "
+                f"or a callable, got {tokenizer!r}"
+            )
+        return _named(tokenizer, bool(lowercase))
+    if callable(tokenizer):
+        name = getattr(tokenizer, "__name__", type(tokenizer).__name__)
+
+        def split(text: str) -> list[str]:
+            tokens = tokenizer(text)
+            if not isinstance(tokens, list | tuple) or not all(isinstance(t, str) for t in tokens):
+                raise TypeError(f"tokenizer {name!r} must return a list of str")
+            return list(tokens)
+
+        return Tokenizer(f"custom:{name}", split, bool(lowercase))
+    raise TypeError(
+        f"tokenizer must be a tokenizer name or a callable, got {type(tokenizer).__name__}"
+    )
+
+
+def tokenize(text: str, tokenizer: str | Callable[[str], list[str]] = "13a",
+             lowercase: bool = False) -> list[str]:
+    """Tokenize one sentence: ``get_tokenizer(tokenizer, lowercase)(text)``."""
+    return get_tokenizer(tokenizer, lowercase)(text)
