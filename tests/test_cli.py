@@ -1,0 +1,364 @@
+"""``python -m bleu_lesson`` and ``bleu-lesson score``.
+
+The demo must print exactly what the seed's own code prints (the oracle in
+``seed_oracle``); ``score`` must agree with sacrebleu called as a library, and every
+user error must be one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import sacrebleu
+from seed_oracle import SeedNotFound, load_seed_namespace
+
+from bleu_lesson.__main__ import main, seed_demo
+
+HYPS = [
+    "The cat is on the mat.",
+    "There is a cat on the mat",
+    "猫坐在垫子上。",
+    "A dog barks loudly at the Postman!",
+    "",
+]
+REF_A = [
+    "The cat is sitting on the mat.",
+    "There is a cat on the mat.",
+    "猫坐在垫子上。",
+    "The dog barks at the postman.",
+    "Nothing here.",
+]
+REF_B = [
+    "A cat is on the mat.",
+    "a Cat is on the Mat",
+    "一只猫坐在垫子上。",
+    "A dog is barking loudly at the postman!",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def seed_stdout() -> str:
+    try:
+        return load_seed_namespace()[1]
+    except SeedNotFound as exc:
+        pytest.skip(f"seed chapter text not found at {exc.path}: {exc}")
+
+
+def write(path, lines, end="\n"):
+    path.write_text("".join(line + end for line in lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path):
+    return {
+        "hyp": write(tmp_path / "hyp.txt", HYPS),
+        "a": write(tmp_path / "ref_a.txt", REF_A),
+        "b": write(tmp_path / "ref_b.txt", REF_B),
+    }
+
+
+def run(*args, **kwargs):
+    env = {**os.environ, "PYTHONUTF8": "1"}
+    return subprocess.run([sys.executable, "-m", "bleu_lesson", *args], capture_output=True,
+                          text=True, encoding="utf-8", env=env, timeout=120, **kwargs)
+
+
+def assert_one_line_error(err: str, *fragments: str) -> None:
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("bleu-lesson: error: "), err
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+# --- the seed's demo ------------------------------------------------------------------
+
+def test_demo_subprocess_is_the_seed_codes_stdout(seed_stdout):
+    proc = run()
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout == seed_stdout
+
+
+def test_demo_in_process(seed_stdout, capsys):
+    assert main([]) == 0
+    out, err = capsys.readouterr()
+    assert out == seed_stdout == seed_demo()
+    assert err == ""
+
+
+def test_demo_values_without_the_seed(capsys):
+    assert main([]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "单参考BLEU: 0.0000",
+        "  各阶精确率: ['1.000', '0.800', '0.500', '0.000']",
+        "  长度惩罚: 0.8465",
+        "多参考BLEU: 0.9036",
+        "  各阶精确率: ['1.000', '1.000', '1.000', '0.667']",
+        "  长度惩罚: 1.0000",
+    ]
+
+
+def test_help_exits_zero(capsys):
+    assert main(["--help"]) == 0
+    assert "score" in capsys.readouterr().out
+    assert main(["score", "--help"]) == 0
+    assert "--tokenize" in capsys.readouterr().out
+
+
+# --- score: agreement with sacrebleu --------------------------------------------------
+
+def score_json(capsys, *args) -> dict:
+    assert main(["score", *args, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "zh", "intl", "char", "none"])
+@pytest.mark.parametrize("lowercase", [False, True], ids=["cased", "lc"])
+def test_corpus_score_matches_sacrebleu(files, capsys, tokenize, lowercase):
+    args = [files["a"], files["b"], "-i", files["hyp"], "--tokenize", tokenize,
+            "--width", "6"] + (["-lc"] if lowercase else [])
+    record = score_json(capsys, *args)
+    expected = sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B], tokenize=tokenize,
+                                     lowercase=lowercase)
+    assert record["score"] == pytest.approx(expected.score, abs=5e-6)
+    assert record["tok"] == tokenize
+    assert record["case"] == ("lc" if lowercase else "mixed")
+    assert record["nrefs"] == "2"
+
+
+@pytest.mark.parametrize("smooth", ["none", "floor", "add-k", "exp"])
+def test_smoothing_matches_sacrebleu(files, capsys, smooth):
+    record = score_json(capsys, files["a"], "-i", files["hyp"], "--smooth", smooth,
+                        "--width", "6")
+    expected = sacrebleu.corpus_bleu(HYPS, [REF_A], smooth_method=smooth)
+    assert record["score"] == pytest.approx(expected.score, abs=5e-6)
+
+
+def test_smooth_value_and_order_match_sacrebleu(files, capsys):
+    record = score_json(capsys, files["a"], "-i", files["hyp"], "--smooth", "floor",
+                        "--smooth-value", "0.3", "--max-ngram-order", "3", "--width", "6")
+    metric = sacrebleu.BLEU(smooth_method="floor", smooth_value=0.3, max_ngram_order=3)
+    assert record["score"] == pytest.approx(metric.corpus_score(HYPS, [REF_A]).score, abs=5e-6)
+
+
+def test_text_output_is_one_sacrebleu_style_line(files, capsys):
+    assert main(["score", files["a"], files["b"], "-i", files["hyp"]]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    [line] = out.splitlines()
+    expected = sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B])
+    name, rest = line.split(" = ", 1)
+    assert name.startswith("BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|")
+    assert rest.startswith(f"{expected.score:.2f} ")
+    # sacrebleu's verbose part, precisions to one decimal, BP and ratio to three
+    prec = "/".join(f"{p:.1f}" for p in expected.precisions)
+    assert f" {prec} (BP = {expected.bp:.3f} ratio = {expected.ratio:.3f} " in rest
+    assert rest.endswith(f"hyp_len = {expected.sys_len} ref_len = {expected.ref_len})")
+
+
+def test_json_output(files, capsys):
+    record = score_json(capsys, files["a"], files["b"], "-i", files["hyp"])
+    expected = sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B])
+    assert record["name"] == "BLEU"
+    assert record["score"] == round(expected.score, 2)
+    assert record["signature"].startswith("nrefs:2|")
+    assert record["verbose_score"].startswith(
+        "/".join(f"{p:.1f}" for p in expected.precisions) + " (BP = ")
+    for field in record["signature"].split("|"):
+        key, value = field.split(":", 1)
+        assert record[key] == value
+
+
+def test_width(files, capsys):
+    assert main(["score", files["a"], "-i", files["hyp"], "-w", "4"]) == 0
+    score = capsys.readouterr().out.split(" = ", 1)[1].split()[0]
+    assert len(score.split(".")[1]) == 4
+
+
+def test_sentence_level_matches_sacrebleu(files, capsys):
+    assert main(["score", files["a"], files["b"], "-i", files["hyp"], "--sentence-level"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert len(lines) == len(HYPS)
+    metric = sacrebleu.BLEU(effective_order=True)
+    for line, hyp, a, b in zip(lines, HYPS, REF_A, REF_B, strict=True):
+        assert "|eff:yes|" in line
+        expected = metric.sentence_score(hyp, [a, b]).score
+        assert float(line.split(" = ", 1)[1].split()[0]) == pytest.approx(expected, abs=0.005)
+
+
+def test_sentence_level_json_is_one_object_per_line(files, capsys):
+    assert main(["score", files["a"], "-i", files["hyp"], "-sl", "-f", "json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(HYPS)
+    assert all("score" in json.loads(line) for line in lines)
+
+
+def test_lines_are_read_like_sacrebleus_cli(tmp_path, capsys):
+    # CRLF endings, trailing blanks, no final newline, gzip: sacrebleu strips line.rstrip()
+    hyps = ["the cat  ", "a mat\t"]
+    refs = ["the cat sat", "on a mat"]
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("\r\n".join(hyps).encode("utf-8"))  # no final newline
+    ref = tmp_path / "ref.txt.gz"
+    with gzip.open(ref, "wt", encoding="utf-8") as f:
+        f.write("".join(r + "\n" for r in refs))
+    record = score_json(capsys, str(ref), "-i", str(hyp), "--width", "6")
+    expected = sacrebleu.corpus_bleu([h.rstrip() for h in hyps], [refs])
+    assert record["score"] == pytest.approx(expected.score, abs=5e-6)
+
+
+def test_empty_stdin(tmp_path):
+    proc = run("score", write(tmp_path / "ref.txt", REF_A), input="")
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "standard input is empty")
+
+
+def test_dash_is_stdin_only_for_the_hypothesis(files, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["score", "-", "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "reference file '-' does not exist")
+
+
+def test_hypothesis_from_stdin_pipe(tmp_path):
+    ref = write(tmp_path / "ref.txt", REF_A)
+    proc = run("score", ref, "-f", "json", input="".join(h + "\n" for h in HYPS))
+    assert proc.returncode == 0, proc.stderr
+    expected = sacrebleu.corpus_bleu(HYPS, [REF_A])
+    assert json.loads(proc.stdout)["score"] == round(expected.score, 2)
+
+
+def test_console_subprocess_score(files):
+    proc = run("score", files["a"], files["b"], "-i", files["hyp"], "--tokenize", "zh")
+    assert proc.returncode == 0, proc.stderr
+    expected = sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B], tokenize="zh")
+    [line] = proc.stdout.splitlines()
+    assert line.split(" = ", 1)[1].startswith(f"{expected.score:.2f} ")
+
+
+# --- score: errors --------------------------------------------------------------------
+
+def test_missing_reference_file(files, tmp_path, capsys):
+    missing = str(tmp_path / "nope.txt")
+    assert main(["score", missing, "-i", files["hyp"]]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert_one_line_error(err, "reference file", "nope.txt", "does not exist")
+
+
+def test_missing_hypothesis_file(files, tmp_path, capsys):
+    assert main(["score", files["a"], "-i", str(tmp_path / "nope.txt")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert_one_line_error(err, "hypothesis file", "nope.txt", "does not exist")
+
+
+def test_line_count_mismatch(files, tmp_path, capsys):
+    short = write(tmp_path / "x.txt", REF_A[:3])
+    assert main(["score", files["a"], short, "-i", files["hyp"]]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert_one_line_error(err)
+    assert err == (f"bleu-lesson: error: reference file {short!r} has 3 lines "
+                   f"but the hypothesis file has {len(HYPS)}\n")
+
+
+def test_unknown_tokenizer(files, capsys):
+    assert main(["score", files["a"], "-i", files["hyp"], "--tokenize", "moses"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert_one_line_error(err, "--tokenize", "'moses'", "13a")
+
+
+def test_directory_and_bad_encoding(files, tmp_path, capsys):
+    assert main(["score", str(tmp_path), "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "is a directory")
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("caf\xe9\n".encode("latin-1"))
+    one = write(tmp_path / "one.txt", ["cafe"])
+    assert main(["score", one, "-i", str(bad)]) == 2
+    assert_one_line_error(capsys.readouterr().err, "not valid UTF-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root can read files without read permission")
+def test_unreadable_file(files, tmp_path, capsys):
+    locked = tmp_path / "locked.txt"
+    write(locked, REF_A)
+    locked.chmod(0)
+    try:
+        assert main(["score", str(locked), "-i", files["hyp"]]) == 2
+    finally:
+        locked.chmod(0o600)
+    assert_one_line_error(capsys.readouterr().err, "permission denied")
+
+
+def test_permission_error_is_reported(files, monkeypatch, capsys):
+    # works as root too: any PermissionError from open() becomes one line
+    import builtins
+
+    import bleu_lesson.__main__ as cli
+
+    def deny(path, *args, **kwargs):
+        if str(path).endswith("ref_a.txt"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return builtins.open(path, *args, **kwargs)
+
+    monkeypatch.setattr(cli, "open", deny, raising=False)
+    assert main(["score", files["a"], "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "ref_a.txt", "permission denied")
+
+
+@pytest.mark.parametrize(("extra", "fragment"), [
+    (["--smooth", "exp", "--smooth-value", "2"], "--smooth-value"),
+    (["--smooth", "floor", "--smooth-value", "-1"], "--smooth-value"),
+    (["--max-ngram-order", "0"], "--max-ngram-order"),
+    (["--max-ngram-order", "four"], "--max-ngram-order"),
+    (["--width", "-1"], "--width"),
+    (["--format", "xml"], "--format"),
+    (["--smooth", "laplace"], "--smooth"),
+    (["--no-such-option"], "--no-such-option"),
+], ids=lambda v: v if isinstance(v, str) else " ".join(v))
+def test_bad_options(files, capsys, extra, fragment):
+    assert main(["score", files["a"], "-i", files["hyp"], *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert_one_line_error(err, fragment)
+
+
+def test_empty_hypothesis_file(tmp_path, capsys):
+    empty = write(tmp_path / "empty.txt", [])
+    assert main(["score", empty, "-i", empty]) == 2
+    assert_one_line_error(capsys.readouterr().err, "empty")
+
+
+def test_unknown_command_and_no_reference(capsys):
+    assert main(["grade"]) == 2
+    assert_one_line_error(capsys.readouterr().err, "'grade'")
+    assert main(["score"]) == 2
+    assert_one_line_error(capsys.readouterr().err, "REF")
+
+
+@pytest.mark.parametrize("case", ["missing-ref", "mismatch", "tokenizer"])
+def test_errors_in_a_real_process(files, tmp_path, case):
+    args = {
+        "missing-ref": [str(tmp_path / "nope.txt"), "-i", files["hyp"]],
+        "mismatch": [write(tmp_path / "x.txt", REF_A[:2]), "-i", files["hyp"]],
+        "tokenizer": [files["a"], "-i", files["hyp"], "-tok", "moses"],
+    }[case]
+    proc = run("score", *args)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert_one_line_error(proc.stderr)
