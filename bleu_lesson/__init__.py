@@ -17,6 +17,8 @@ from .bleu import (
 )
 from .brevity import brevity_penalty, closest_ref_length
 from .clipping import ClippedNGram, clipped_counts, clipping_table, max_reference_counts
+from .display import show_source
+from .doctor import doctor
 from .ngrams import all_ngram_counts, ngram_counts, ngrams
 from .seed import compute_bleu, count_clipped_ngrams, get_ngrams, tokenize
 from .smoothing import SMOOTHING_METHODS
@@ -40,6 +42,7 @@ __all__ = [
     "compute_bleu",
     "corpus_bleu",
     "count_clipped_ngrams",
+    "doctor",
     "get_ngrams",
     "get_tokenizer",
     "max_reference_counts",
@@ -48,6 +51,7 @@ __all__ = [
     "references_from_streams",
     "score_stats",
     "sentence_bleu",
+    "show_source",
     "sum_stats",
     "tokenize",
 ]

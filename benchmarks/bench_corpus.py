@@ -1,0 +1,100 @@
+"""Corpus BLEU of every WMT22 zh-en system, bleu_lesson against sacrebleu, in one run.
+
+    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 python benchmarks/bench_corpus.py [--repeat 3]
+
+Two modes, each timed end to end (build the scorer with both references, then score
+all systems), best of ``--repeat`` runs with fresh scorers every run:
+
+- ``tokenized``: text tokenized with 13a beforehand, tokenizer "none" on both sides, so
+  only the counting, clipping and scoring is timed, the part bleu_lesson writes itself;
+- ``raw 13a``: raw text, 13a inside the timing; the tokenizer is sacrebleu's on both
+  sides, which bounds the ratio.
+
+Prints both times, the ratio (sacrebleu / bleu_lesson) and the largest score
+difference over all systems.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from sacrebleu.metrics import BLEU
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+from bleu_lesson import BleuScorer, references_from_streams
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # its "looks tokenized" warning
+
+
+def read(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def load(folder: Path):
+    ref_a = read(folder / "generaltest2022.zh-en.ref.A.en")
+    ref_b = read(folder / "generaltest2022.zh-en.ref.B.en")
+    systems = {
+        p.name.split(".hyp.")[1][: -len(".en")]: read(p)
+        for p in sorted(folder.glob("generaltest2022.zh-en.hyp.*.en"))
+    }
+    return ref_a, ref_b, systems
+
+
+def run_ours(ref_a, ref_b, systems, tokenizer):
+    start = time.perf_counter()
+    scorer = BleuScorer(references_from_streams(ref_a, ref_b), tokenizer=tokenizer)
+    scores = {name: scorer.score(hyps).score for name, hyps in systems.items()}
+    return time.perf_counter() - start, scores
+
+
+def run_sacrebleu(ref_a, ref_b, systems, tokenizer):
+    start = time.perf_counter()
+    metric = BLEU(tokenize=tokenizer, references=[ref_a, ref_b])
+    scores = {name: metric.corpus_score(hyps, None).score / 100 for name, hyps in systems.items()}
+    return time.perf_counter() - start, scores
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=os.environ.get("BLEU_LESSON_WMT22_DIR"),
+                        help="folder with the WMT22 files (default: $BLEU_LESSON_WMT22_DIR)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if not args.data or not Path(args.data).is_dir():
+        print("bench_corpus: set BLEU_LESSON_WMT22_DIR or pass --data FOLDER", file=sys.stderr)
+        return 2
+    ref_a, ref_b, systems = load(Path(args.data))
+    n_seg = len(ref_a)
+    print(f"WMT22 zh-en: {len(systems)} systems x {n_seg} segments, references A and B; "
+          f"best of {args.repeat} runs")
+
+    tok = Tokenizer13a()
+    pretok = (
+        [tok(x.rstrip()) for x in ref_a],
+        [tok(x.rstrip()) for x in ref_b],
+        {name: [tok(x.rstrip()) for x in hyps] for name, hyps in systems.items()},
+    )
+    modes = [("tokenized (tokenizer none)", pretok, "none"),
+             ("raw text (tokenizer 13a)", (ref_a, ref_b, systems), "13a")]
+    print(f"{'mode':28} {'bleu_lesson':>12} {'sacrebleu':>10} {'ratio':>6} {'max |diff|':>11}")
+    for label, data, tokenizer in modes:
+        ours_t, theirs_t = [], []
+        for _ in range(args.repeat):
+            # alternate, so both see the same machine load
+            t, ours = run_ours(*data, tokenizer)
+            ours_t.append(t)
+            t, theirs = run_sacrebleu(*data, tokenizer)
+            theirs_t.append(t)
+        diff = max(abs(ours[k] - theirs[k]) for k in systems)
+        print(f"{label:28} {min(ours_t):11.3f}s {min(theirs_t):9.3f}s "
+              f"{min(theirs_t) / min(ours_t):5.2f}x {diff:11.1e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,379 @@
+"""One explorer (动手实验) per chapter: a pure render function plus thin ipywidgets wiring.
+
+Each ``render_*`` function maps plain inputs to an HTML string and never raises on bad
+input: it returns a friendly message instead. Each explorer class is an ``ipywidgets.VBox``
+whose controls call the render function and put its HTML into ``.result`` (an ``HTML``
+widget with the CSS class ``bleu-result``). Tests set ``.value`` on the controls and read
+``.result.value``; no browser is needed.
+
+>>> refs = "The cat is sitting on the mat\\nA cat is on the mat\\nThe cat lies on the mat"
+>>> html = render_bleu("The cat is on the mat", refs)
+>>> "0.9036" in html
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+
+import ipywidgets as widgets
+
+from .bleu import sentence_bleu
+from .brevity import brevity_penalty, closest_ref_length
+from .clipping import clipping_table
+from .display import message_html, table_html, tokens_html
+from .ngrams import ngram_counts
+from .smoothing import SMOOTHING_METHODS
+from .tokenizers import TOKENIZERS, get_tokenizer
+
+__all__ = [
+    "parse_references",
+    "render_tokens", "TokenizerExplorer",
+    "render_ngrams", "NgramExplorer",
+    "render_clipping", "ClippingExplorer",
+    "render_brevity", "render_ref_lengths", "BrevityExplorer",
+    "render_geometric_mean", "GeometricMeanExplorer",
+    "render_bleu", "BleuExplorer",
+]
+
+_TEXT_LAYOUT = widgets.Layout(width="95%")
+_NO_REFS = "请至少输入一条参考译文，每行一条 (at least one reference is required, one per line)."
+_NO_CAND = "请输入候选译文 (enter a candidate translation)."
+
+
+def parse_references(text: str) -> list[str]:
+    """References typed one per line; blank lines are ignored.
+
+    >>> parse_references("a cat\\n\\n  the cat  \\n")
+    ['a cat', '  the cat  ']
+    """
+    return [line for line in text.split("\n") if line.strip()]
+
+
+def _seed_split(text: str) -> list[str]:
+    return text.lower().split()
+
+
+def _tokenizer_for(name: str, lowercase: bool):
+    if name == "seed":  # the seed's tokenize: lowercase + whitespace split
+        return _seed_split
+    return get_tokenizer(name, lowercase)
+
+
+# --- 01 tokenization -------------------------------------------------------------------
+
+TOKENIZER_CHOICES: tuple[str, ...] = ("seed",) + TOKENIZERS
+
+
+def render_tokens(text: str, tokenizer: str = "13a", lowercase: bool = False) -> str:
+    """The tokens of ``text`` under one tokenizer, as chips, with their count.
+
+    >>> "6 个词元" in render_tokens("The cat is on the mat", "none")
+    True
+    """
+    if not text.strip():
+        return message_html("请输入一段文本 (enter some text).")
+    try:
+        tokens = _tokenizer_for(tokenizer, lowercase)(text)
+    except (ValueError, TypeError) as exc:
+        return message_html(str(exc))
+    return (f"<div><b>{len(tokens)} 个词元 (tokens)</b> · tokenizer = {html.escape(tokenizer)}"
+            f"{' + lowercase' if lowercase and tokenizer != 'seed' else ''}</div>"
+            f"<div>{tokens_html(tokens)}</div>")
+
+
+class _Explorer(widgets.VBox):
+    """Controls above, ``.result`` below; any control change re-renders."""
+
+    def __init__(self, controls: Sequence[widgets.Widget], render: Callable[[], str],
+                 **kwargs) -> None:
+        self.result = widgets.HTML()
+        self.result.add_class("bleu-result")
+        self._render = render
+        super().__init__(children=[*controls, self.result], **kwargs)
+        for control in controls:
+            control.observe(self.update, names="value")
+        self.update()
+
+    def update(self, change: object = None) -> None:
+        try:
+            self.result.value = self._render()
+        except Exception as exc:  # never a traceback in the page
+            self.result.value = message_html(f"{type(exc).__name__}: {exc}")
+
+
+def _text(value: str, description: str, rows: int = 1) -> widgets.Widget:
+    if rows > 1:
+        return widgets.Textarea(value=value, description=description, rows=rows,
+                                continuous_update=False, layout=_TEXT_LAYOUT)
+    return widgets.Text(value=value, description=description, continuous_update=False,
+                        layout=_TEXT_LAYOUT)
+
+
+class TokenizerExplorer(_Explorer):
+    """Chapter 01: a text box, a tokenizer menu and a lowercase box → the tokens."""
+
+    def __init__(self, text: str = "The cat sat on the mat.", tokenizer: str = "13a",
+                 lowercase: bool = False) -> None:
+        self.text = _text(text, "文本 text")
+        self.tokenizer = widgets.Dropdown(options=TOKENIZER_CHOICES, value=tokenizer,
+                                          description="tokenizer")
+        self.lowercase = widgets.Checkbox(value=lowercase, description="lowercase")
+        super().__init__([self.text, self.tokenizer, self.lowercase],
+                         lambda: render_tokens(self.text.value, self.tokenizer.value,
+                                               self.lowercase.value))
+
+
+# --- 02 n-grams ------------------------------------------------------------------------
+
+def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
+    """The n-grams of a whitespace-tokenized text with their counts; L − n + 1 of them.
+
+    >>> "5 − 2 + 1 = 4" in render_ngrams("a b a b c", 2)
+    True
+    """
+    tokens = text.lower().split() if lowercase else text.split()
+    if not tokens:
+        return message_html("请输入一段文本 (enter some text).")
+    counts = ngram_counts(tokens, n)
+    total = sum(counts.values())
+    summary = (f"<div><b>L = {len(tokens)}, n = {n}: {len(tokens)} − {n} + 1 = "
+               f"{len(tokens) - n + 1}</b>" if len(tokens) >= n else
+               f"<div><b>L = {len(tokens)} &lt; n = {n}: 0</b>")
+    summary += f" · {total} 个 {n} 元组 (n-grams), {len(counts)} 个不同 (distinct)</div>"
+    rows = [(" ".join(g), c) for g, c in counts.items()]
+    return summary + (table_html([f"{n}-gram", "次数 count"], rows) if rows else "")
+
+
+class NgramExplorer(_Explorer):
+    """Chapter 02: text + an n slider → the n-grams and their counts."""
+
+    def __init__(self, text: str = "the cat is on the mat", n: int = 2) -> None:
+        self.text = _text(text, "文本 text")
+        self.n = widgets.IntSlider(value=n, min=1, max=6, description="n",
+                                   continuous_update=False)
+        super().__init__([self.text, self.n],
+                         lambda: render_ngrams(self.text.value, self.n.value))
+
+
+# --- 03 clipped counts -----------------------------------------------------------------
+
+def render_clipping(candidate: str, references: str | Sequence[str], n: int = 1) -> str:
+    """The clipping table of order n (lowercase + whitespace tokens) and the highlighted
+    candidate; ``references`` one per line or as a list.
+
+    >>> "2/7" in render_clipping("the the the the the the the",
+    ...                          "the cat is on the mat\\nthere is a cat on the mat", 1)
+    True
+    """
+    refs = parse_references(references) if isinstance(references, str) else list(references)
+    cand = candidate.lower().split()
+    if not cand:
+        return message_html(_NO_CAND)
+    if not refs:
+        return message_html(_NO_REFS)
+    ref_tokens = [r.lower().split() for r in refs]
+    rows = clipping_table(cand, ref_tokens, n)
+    clipped = sum(r.clipped for r in rows)
+    total = sum(r.count for r in rows)
+    # a candidate token is green if it starts a credited n-gram occurrence
+    credit = {r.ngram: r.clipped for r in rows}
+    marks = []
+    for i in range(len(cand)):
+        gram = tuple(cand[i:i + n])
+        ok = len(gram) == n and credit.get(gram, 0) > 0
+        if ok:
+            credit[gram] -= 1
+        marks.append(ok)
+    table = table_html(
+        [f"{n}-gram", "候选中次数 count", "参考中最大次数 max ref count", "来自参考 ref #",
+         "截断后 clipped"],
+        [(r.text, r.count, r.max_ref_count, "—" if r.best_ref is None else r.best_ref + 1,
+          r.clipped) for r in rows],
+    )
+    if total == 0:
+        head = f"<div><b>候选译文没有 {n} 元组 (no {n}-grams): p_{n} 无定义</b></div>"
+    else:
+        head = (f"<div><b>p_{n} = {clipped}/{total} = {clipped / total:.4f}</b> "
+                f"(截断后匹配数 / 候选 {n} 元组总数)</div>")
+    return head + f"<div>{tokens_html(cand, marks)}</div>" + table
+
+
+class ClippingExplorer(_Explorer):
+    """Chapter 03: candidate + references (one per line) + n → the clipping table."""
+
+    def __init__(self, candidate: str = "the the the the the the the",
+                 references: Sequence[str] = ("the cat is on the mat",
+                                              "there is a cat on the mat"),
+                 n: int = 1) -> None:
+        self.candidate = _text(candidate, "候选 cand.")
+        self.references = _text("\n".join(references), "参考 refs", rows=4)
+        self.n = widgets.IntSlider(value=n, min=1, max=4, description="n",
+                                   continuous_update=False)
+        super().__init__([self.candidate, self.references, self.n],
+                         lambda: render_clipping(self.candidate.value, self.references.value,
+                                                 self.n.value))
+
+
+# --- 04 brevity penalty ----------------------------------------------------------------
+
+def render_brevity(c: int, r: int) -> str:
+    """BP for candidate length c and reference length r, with the arithmetic shown.
+
+    >>> "0.8465" in render_brevity(6, 7)
+    True
+    """
+    if c < 0 or r < 0:
+        return message_html("长度不能为负 (lengths must be non-negative).")
+    bp = brevity_penalty(c, r)
+    if c > r:
+        why = f"c = {c} &gt; r = {r}，不惩罚 (no penalty)"
+    elif c == 0:
+        why = "c = 0：空译文 (empty candidate)"
+    else:
+        why = f"exp(1 − r/c) = exp(1 − {r}/{c}) = exp({1 - r / c:.4f})"
+    return f"<div><b>BP = {bp:.4f}</b> · {why}</div>"
+
+
+def render_ref_lengths(c: int, ref_lens: str | Sequence[int]) -> str:
+    """The closest reference length under both tie rules, and the BP each gives.
+
+    >>> html = render_ref_lengths(6, "7, 5")
+    >>> "r = 5" in html and "r = 7" in html
+    True
+    """
+    if isinstance(ref_lens, str):
+        try:
+            lens = [int(x) for x in ref_lens.replace(",", " ").split()]
+        except ValueError:
+            return message_html("参考长度要写成整数，用逗号分隔 (integers, comma-separated).")
+    else:
+        lens = list(ref_lens)
+    if not lens:
+        return message_html(_NO_REFS)
+    if any(x < 0 for x in lens) or c < 0:
+        return message_html("长度不能为负 (lengths must be non-negative).")
+    shorter = closest_ref_length(c, lens, tie="shorter")
+    first = closest_ref_length(c, lens, tie="first")
+    rows = [("sacrebleu / NLTK: 取较短 (shorter)", f"r = {shorter}",
+             f"{brevity_penalty(c, shorter):.4f}"),
+            ("种子代码 seed: 取先列出的 (first listed)", f"r = {first}",
+             f"{brevity_penalty(c, first):.4f}")]
+    return (f"<div>c = {c}, 参考长度 (reference lengths) = {lens}</div>"
+            + table_html(["规则 tie rule", "最接近的参考长度", "BP"], rows))
+
+
+class BrevityExplorer(_Explorer):
+    """Chapter 04: sliders for c and r, and reference lengths typed as a list."""
+
+    def __init__(self, c: int = 6, r: int = 7, ref_lens: str = "7, 5") -> None:
+        self.c = widgets.IntSlider(value=c, min=0, max=40, description="c (候选)",
+                                   continuous_update=False)
+        self.r = widgets.IntSlider(value=r, min=1, max=40, description="r (参考)",
+                                   continuous_update=False)
+        self.ref_lens = _text(ref_lens, "多参考长度")
+        super().__init__([self.c, self.r, self.ref_lens],
+                         lambda: render_brevity(self.c.value, self.r.value)
+                         + "<hr>" + render_ref_lengths(self.c.value, self.ref_lens.value))
+
+
+# --- 05 geometric mean -----------------------------------------------------------------
+
+def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float]) -> str:
+    """Weighted geometric mean next to the arithmetic mean, with each log term.
+
+    >>> "0.5623" in render_geometric_mean([1.0, 0.8, 0.5, 0.25], [0.25] * 4)
+    True
+    """
+    if len(precisions) != len(weights):
+        return message_html("精确率和权重的个数要相同 (as many weights as precisions).")
+    if any(p < 0 or p > 1 for p in precisions) or any(w < 0 for w in weights):
+        return message_html("精确率在 0 到 1 之间，权重不能为负 (0 ≤ p ≤ 1, w ≥ 0).")
+    if not any(weights):
+        return message_html("权重不能全为 0 (weights must not all be zero).")
+    rows, log_sum, zero = [], 0.0, False
+    for n, (p, w) in enumerate(zip(precisions, weights, strict=True), start=1):
+        if w == 0:
+            term = "0 (权重为 0)"
+        elif p == 0:
+            term = "−∞"
+            zero = True
+        else:
+            log_sum += w * math.log(p)
+            term = f"{w * math.log(p):.4f}"
+        rows.append((f"p{n}", f"{p:.4f}", f"{w:.4f}", term))
+    geo = 0.0 if zero else math.exp(log_sum)
+    arith = sum(p * w for p, w in zip(precisions, weights, strict=True)) / sum(weights)
+    note = " · 有一个精确率为 0，几何平均为 0 (one zero precision zeroes it)" if zero else ""
+    return (f"<div><b>几何平均 (geometric) = {geo:.4f}</b> · "
+            f"算术平均 (arithmetic) = {arith:.4f}{note}</div>"
+            + table_html(["n", "p_n", "w_n", "w_n · log p_n"], rows))
+
+
+class GeometricMeanExplorer(_Explorer):
+    """Chapter 05: sliders for p1…p4 and w1…w4."""
+
+    def __init__(self, precisions: Sequence[float] = (1.0, 0.8, 0.5, 0.25),
+                 weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25)) -> None:
+        self.precisions = [widgets.FloatSlider(value=p, min=0, max=1, step=0.01,
+                                               description=f"p{i}", continuous_update=False)
+                           for i, p in enumerate(precisions, start=1)]
+        self.weights = [widgets.FloatSlider(value=w, min=0, max=1, step=0.05,
+                                            description=f"w{i}", continuous_update=False)
+                        for i, w in enumerate(weights, start=1)]
+        super().__init__(
+            [*self.precisions, *self.weights],
+            lambda: render_geometric_mean([s.value for s in self.precisions],
+                                          [s.value for s in self.weights]))
+
+
+# --- 06 the whole score ----------------------------------------------------------------
+
+def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str = "none",
+                lowercase: bool = True, smoothing: str = "none") -> str:
+    """BLEU with its precisions, BP and lengths (4 decimals), or a friendly message."""
+    refs = parse_references(references) if isinstance(references, str) else list(references)
+    if not candidate.strip():
+        return message_html(_NO_CAND)
+    if not refs:
+        return message_html(_NO_REFS)
+    try:
+        r = sentence_bleu(candidate, refs, tokenizer=tokenizer, lowercase=lowercase,
+                          smoothing=smoothing, effective_order=False)
+    except (ValueError, TypeError) as exc:
+        return message_html(str(exc))
+    rows = [(f"p{n}", f"{m}/{t}", f"{p:.4f}")
+            for n, (m, t, p) in enumerate(zip(r.matches, r.totals, r.precisions, strict=True),
+                                          start=1)]
+    return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
+            f"<div>BP = {r.bp:.4f} · 候选长度 c = {r.hyp_len} · 参考长度 r = {r.ref_len} · "
+            f"{len(refs)} 条参考 (references)</div>"
+            + table_html(["n", "截断匹配/总数 matches/total", "精确率 precision"], rows)
+            + f"<div style='font-family:monospace;color:#555'>{html.escape(str(r))}</div>")
+
+
+class BleuExplorer(_Explorer):
+    """Chapter 06: the full explorer. ``.candidate``, ``.references`` (one per line), and
+    menus for the tokenizer, lowercasing and smoothing; ``.result`` shows the score."""
+
+    def __init__(self, candidate: str = "The cat is on the mat",
+                 references: Sequence[str] = ("The cat is sitting on the mat",
+                                              "A cat is on the mat", "The cat lies on the mat"),
+                 tokenizer: str = "none", lowercase: bool = True,
+                 smoothing: str = "none") -> None:
+        if isinstance(references, str):
+            references = [references]
+        self.candidate = _text(candidate, "候选 cand.")
+        self.references = _text("\n".join(references), "参考 refs", rows=4)
+        self.tokenizer = widgets.Dropdown(options=TOKENIZERS, value=tokenizer,
+                                          description="tokenizer")
+        self.lowercase = widgets.Checkbox(value=lowercase, description="lowercase")
+        self.smoothing = widgets.Dropdown(options=SMOOTHING_METHODS, value=smoothing,
+                                          description="smoothing")
+        super().__init__(
+            [self.candidate, self.references, self.tokenizer, self.lowercase, self.smoothing],
+            lambda: render_bleu(self.candidate.value, self.references.value,
+                                self.tokenizer.value, self.lowercase.value,
+                                self.smoothing.value))

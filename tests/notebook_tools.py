@@ -1,0 +1,81 @@
+"""Reading chapter notebooks for the tests: cells, documented outputs, solution blocks."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+# "预期输出 / Expected output" (either half is enough), then a fenced block
+_EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)```", re.S)
+
+
+def chapters() -> list[Path]:
+    return sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def code_cells(nb: dict) -> list[dict]:
+    return [c for c in nb["cells"] if c["cell_type"] == "code" and source(c).strip()]
+
+
+def output_text(cell: dict) -> str:
+    """What a reader sees as text: stdout streams and text/plain results, in order."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if out["output_type"] == "stream" and out.get("name") == "stdout":
+            parts.append("".join(out["text"]))
+        elif out["output_type"] in ("execute_result", "display_data"):
+            data = out.get("data", {})
+            if "text/plain" in data and not any(k.startswith("image/") or
+                                                 k.startswith("application/vnd.jupyter.widget")
+                                                 for k in data):
+                parts.append("".join(data["text/plain"]) + "\n")
+    return "".join(parts)
+
+
+@dataclass
+class Documented:
+    notebook: str
+    index: int          # index of the markdown cell
+    expected: str
+    actual: str | None  # stored output text of the code cell before it
+
+
+def documented_outputs(path: Path) -> list[Documented]:
+    nb = load(path)
+    found = []
+    last_code = None
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "code" and source(cell).strip():
+            last_code = cell
+        elif cell["cell_type"] == "markdown":
+            for m in _EXPECTED.finditer(source(cell)):
+                actual = output_text(last_code) if last_code is not None else None
+                found.append(Documented(path.name, i, m.group(2), actual))
+    return found
+
+
+def strip_solutions(text: str) -> str:
+    """The cell's source without the lines between solution markers."""
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.strip() == BEGIN:
+            inside = True
+        elif line.strip() == END:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return "\n".join(out)
