@@ -1,0 +1,437 @@
+"""The course's data: the running examples, and the WMT22 zh↔en test set.
+
+The running examples are small constants a chapter can print and a learner can check by
+hand: the seed's cat/mat sentences and Papineni et al. (2002)'s examples, each also an
+``Example`` in ``EXAMPLES``.
+
+>>> ex = EXAMPLES["papineni_the"]
+>>> ex.candidate, len(ex.references)
+('the the the the the the the', 2)
+
+``load_wmt22(pair)`` returns the WMT22 general test set (zh-en or en-zh): the source, two
+independent references "A" and "B", and every participating system's output. The files
+are looked for, in this order, in ``data_dir``, in the folder named by the environment
+variable ``BLEU_LESSON_WMT22_DIR`` and in the user cache; files found nowhere are
+downloaded into the cache from the organisers' repository at a pinned commit. Every file
+is checked against the SHA-256 sums in ``wmt22_manifest.json``, so a score computed here
+is a score on exactly the published data.
+
+Standard library only: downloading uses ``urllib``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+__all__ = [
+    "DatasetNotFoundError",
+    "EXAMPLES",
+    "Example",
+    "PAPINENI_GUIDE_1",
+    "PAPINENI_GUIDE_2",
+    "PAPINENI_GUIDE_REFERENCES",
+    "PAPINENI_THE",
+    "PAPINENI_THE_REFERENCES",
+    "SEED_CANDIDATE",
+    "SEED_REFERENCE",
+    "SEED_REFERENCES",
+    "WMT22",
+    "WMT22_ENV_VAR",
+    "WMT22_PAIRS",
+    "build_manifest",
+    "default_cache_dir",
+    "load_wmt22",
+]
+
+# --- the running examples ---------------------------------------------------------------
+
+#: The seed notebook's candidate, its one reference, and its three references.
+SEED_CANDIDATE = "The cat is on the mat"
+SEED_REFERENCE = ["The cat is sitting on the mat"]
+SEED_REFERENCES = ["The cat is sitting on the mat", "A cat is on the mat",
+                   "The cat lies on the mat"]
+
+#: Papineni et al. (2002), §2.1: modified unigram precision 2/7 (lowercased).
+PAPINENI_THE = "the the the the the the the"
+PAPINENI_THE_REFERENCES = ["The cat is on the mat.", "There is a cat on the mat."]
+
+#: Papineni et al. (2002), §2.1, example 1, as tokenized in NLTK's ``bleu_score``
+#: docstrings (no final period).
+PAPINENI_GUIDE_1 = ("It is a guide to action which ensures that the military always obeys "
+                    "the commands of the party")
+PAPINENI_GUIDE_2 = ("It is to insure the troops forever hearing the activity guidebook "
+                    "that party direct")
+PAPINENI_GUIDE_REFERENCES = [
+    "It is a guide to action that ensures that the military will forever heed Party commands",
+    "It is the guiding principle which guarantees the military forces always being under "
+    "the command of the Party",
+    "It is the practical guide for the army always to heed the directions of the party",
+]
+
+
+@dataclass(frozen=True)
+class Example:
+    """One running example: a candidate, its references, and where it comes from.
+
+    ``source`` is the citation of the example (not a source-language sentence).
+
+    >>> ex = EXAMPLES["seed_multi"]
+    >>> ex.references[1]
+    'A cat is on the mat'
+    """
+
+    candidate: str
+    references: tuple[str, ...]
+    source: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.candidate, str):
+            raise TypeError(f"candidate must be a str, got {type(self.candidate).__name__}")
+        if isinstance(self.references, str):
+            raise TypeError("references must be a sequence of str, not a single str")
+        refs = tuple(self.references)
+        if not refs or not all(isinstance(r, str) for r in refs):
+            raise ValueError("references must be a non-empty sequence of str")
+        object.__setattr__(self, "references", refs)
+
+
+_PAPINENI = "Papineni et al. (2002), BLEU: a method for automatic evaluation of MT, §2.1"
+_NLTK_TOKENS = "; tokens as in NLTK's nltk.translate.bleu_score docstrings (no final period)"
+
+#: The running examples by name.
+EXAMPLES: dict[str, Example] = {
+    "seed_single": Example(SEED_CANDIDATE, tuple(SEED_REFERENCE),
+                           "the seed notebook's example, one reference"),
+    "seed_multi": Example(SEED_CANDIDATE, tuple(SEED_REFERENCES),
+                          "the seed notebook's example, three references"),
+    "papineni_the": Example(PAPINENI_THE, tuple(PAPINENI_THE_REFERENCES),
+                            _PAPINENI + ", example 3 (modified unigram precision 2/7)"),
+    "papineni_guide_1": Example(PAPINENI_GUIDE_1, tuple(PAPINENI_GUIDE_REFERENCES),
+                                _PAPINENI + ", example 1, candidate 1" + _NLTK_TOKENS),
+    "papineni_guide_2": Example(PAPINENI_GUIDE_2, tuple(PAPINENI_GUIDE_REFERENCES),
+                                _PAPINENI + ", example 1, candidate 2" + _NLTK_TOKENS),
+}
+
+# --- WMT22 ------------------------------------------------------------------------------
+
+#: The language pairs ``load_wmt22`` knows.
+WMT22_PAIRS: tuple[str, ...] = ("zh-en", "en-zh")
+#: The environment variable naming a local folder with the WMT22 files.
+WMT22_ENV_VAR = "BLEU_LESSON_WMT22_DIR"
+#: The tokenizer WMT22 used for BLEU on each pair's target language.
+_TOKENIZERS = {"zh-en": "13a", "en-zh": "zh"}
+_REFERENCE_CHOICES = ("both", "A", "B")
+_MANIFEST = "wmt22_manifest.json"
+_RAW_URL = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"
+_PREFIX = "generaltest2022"
+
+
+class DatasetNotFoundError(FileNotFoundError):
+    """The data is neither on this machine nor downloadable (download off, or offline)."""
+
+
+@dataclass(frozen=True)
+class WMT22:
+    """One pair of the WMT22 general test set: line i of every field is segment i.
+
+    ``references`` maps "A" and "B" to the two independent references; ``systems``
+    maps each system's name to its output (sorted by name).
+    """
+
+    pair: str
+    source: tuple[str, ...]
+    references: dict[str, tuple[str, ...]]
+    systems: dict[str, tuple[str, ...]]
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+    def __repr__(self) -> str:
+        return (f"WMT22(pair={self.pair!r}, segments={len(self)}, "
+                f"references={list(self.references)}, systems={list(self.systems)})")
+
+    @property
+    def tokenizer(self) -> str:
+        """The tokenizer WMT22 used for BLEU: ``"zh"`` for en-zh, ``"13a"`` for zh-en."""
+        return _TOKENIZERS[self.pair]
+
+    def _chosen(self, which: str) -> list[tuple[str, ...]]:
+        if which not in _REFERENCE_CHOICES:
+            raise ValueError(
+                f"which must be one of {', '.join(map(repr, _REFERENCE_CHOICES))}, got {which!r}"
+            )
+        names = ("A", "B") if which == "both" else (which,)
+        return [self.references[name] for name in names]
+
+    def references_for(self, which: str = "both") -> list[list[str]]:
+        """Per-segment references (``out[i][k]``), the layout ``corpus_bleu`` takes.
+
+        ``which`` is ``"A"``, ``"B"`` or ``"both"`` (``[A_i, B_i]`` for each segment).
+        """
+        return [list(segment) for segment in zip(*self._chosen(which), strict=True)]
+
+    def reference_streams(self, which: str = "both") -> list[list[str]]:
+        """The same references in sacrebleu's layout: one stream per reference (``refs[k][i]``)."""
+        return [list(stream) for stream in self._chosen(which)]
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/bleu_lesson/wmt22``, or ``~/.cache/bleu_lesson/wmt22``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "bleu_lesson" / "wmt22"
+
+
+@lru_cache(maxsize=1)
+def _load_manifest() -> str:
+    return resources.files("bleu_lesson").joinpath(_MANIFEST).read_text(encoding="utf-8")
+
+
+def _manifest() -> dict:
+    """The manifest shipped with the package (a fresh copy: callers may not share it)."""
+    return json.loads(_load_manifest())
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _split_lines(text: str) -> tuple[str, ...]:
+    """Segments of a file: split on "\\n" only, keeping empty lines, minus the final newline.
+
+    >>> _split_lines("a\\n\\nb\\n")
+    ('a', '', 'b')
+    """
+    if text == "":
+        return ()
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return tuple(lines)
+
+
+_LOCAL_HINT = ("Replace it with the file of the pinned commit, or delete it: missing files "
+               "are downloaded again.")
+_DOWNLOAD_HINT = "Nothing was saved (a proxy or captive portal may have answered instead)."
+
+
+def _check_sha256(name: str, data: bytes, expected: str, where: str, hint: str) -> None:
+    actual = _sha256(data)
+    if actual != expected:
+        if b"\r\n" in data:
+            hint = ("It has Windows line endings \\r\\n: was it converted by git's autocrlf "
+                    "or an editor? " + hint)
+        raise ValueError(
+            f"WMT22 file {name} ({where}) is corrupted or a different version: "
+            f"expected sha256 {expected}, got {actual}. {hint}"
+        )
+
+
+def _fetch(url: str) -> bytes:
+    """Download ``url`` (tests replace this function, so nothing downloads during tests)."""
+    with urllib.request.urlopen(url, timeout=60) as response:
+        return response.read()
+
+
+def _pair_files(manifest: dict, pair: str) -> dict[str, str]:
+    """Role ("source", "ref.A", "hyp.SYSTEM") -> file name, in reading order."""
+    info = manifest["pairs"][pair]
+    files = {"source": info["source"]}
+    files.update({f"ref.{k}": name for k, name in info["references"].items()})
+    files.update({f"hyp.{k}": name for k, name in info["systems"].items()})
+    return files
+
+
+def _how_to_get(pair: str, manifest: dict, cache: Path) -> str:
+    return (
+        f"To get the data, either\n"
+        f"  - set {WMT22_ENV_VAR} (or pass data_dir=) to a folder with the files "
+        f"{_PREFIX}.{pair}.* of {manifest['repository']} (folder txt/, commit "
+        f"{manifest['commit']}), or\n"
+        f"  - connect to the internet and call load_wmt22({pair!r}) with download=True: "
+        f"the files are then downloaded once into {cache}."
+    )
+
+
+def _looked_in(folders: list[tuple[Path, str]]) -> str:
+    lines = []
+    for folder, why in folders:
+        note = "" if folder.is_dir() else ", does not exist"
+        lines.append(f"  - {folder} ({why}{note})")
+    return "Looked in:\n" + "\n".join(lines)
+
+
+def _name_list(names: list[str], limit: int = 4) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _download(name: str, upstream_path: str, expected: str, cache: Path,
+              manifest: dict) -> bytes:
+    """Fetch one file, check its sha256, then write it into the cache atomically."""
+    url = _RAW_URL.format(repository=manifest["repository"], commit=manifest["commit"],
+                          path=upstream_path)
+    try:
+        data = _fetch(url)
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+        raise DatasetNotFoundError(
+            f"WMT22 file {name} is not on this machine and could not be downloaded from "
+            f"{url}: {exc}. Are you offline (or is GitHub unreachable)?"
+        ) from exc
+    _check_sha256(name, data, expected, f"downloaded from {url}", _DOWNLOAD_HINT)
+    cache.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, cache / name)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return data
+
+
+def load_wmt22(pair: str, data_dir: str | os.PathLike | None = None, *,
+               cache_dir: str | os.PathLike | None = None, download: bool = True,
+               verify: bool = True) -> WMT22:
+    """Load one pair of the WMT22 general test set ("zh-en" or "en-zh").
+
+    Each file is taken from the first of these folders that has it: ``data_dir``, the
+    folder in ``$BLEU_LESSON_WMT22_DIR``, the cache (``cache_dir``, by default
+    ``default_cache_dir()``). Files found nowhere are downloaded into the cache when
+    ``download`` is true, else ``DatasetNotFoundError`` says where it looked and how to
+    get them. ``verify=False`` skips the SHA-256 check of local files (downloads are
+    always checked); a checksum mismatch raises ``ValueError`` naming the file.
+
+    Scoring a system as WMT22 did (sacrebleu 2.0 defaults, both references)::
+
+        data = load_wmt22("zh-en")
+        corpus_bleu(list(data.systems["Online-B"]), data.references_for("both"),
+                    tokenizer=data.tokenizer)
+    """
+    if pair not in WMT22_PAIRS:
+        raise ValueError(
+            f"pair must be one of {', '.join(map(repr, WMT22_PAIRS))}, got {pair!r}"
+        )
+    manifest = _manifest()
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    folders: list[tuple[Path, str]] = []
+    if data_dir is not None:
+        folders.append((Path(data_dir), "data_dir argument"))
+    if os.environ.get(WMT22_ENV_VAR):
+        folders.append((Path(os.environ[WMT22_ENV_VAR]), WMT22_ENV_VAR))
+    folders.append((cache, "cache"))
+
+    roles = _pair_files(manifest, pair)
+    found: dict[str, Path] = {}
+    for name in roles.values():
+        for folder, _ in folders:
+            if (folder / name).is_file():
+                found[name] = folder / name
+                break
+    missing = [name for name in roles.values() if name not in found]
+    if missing and not download:
+        raise DatasetNotFoundError(
+            f"WMT22 {pair} data not found: {len(missing)} of {len(roles)} files are missing "
+            f"({_name_list(missing)}), and download=False.\n"
+            f"{_looked_in(folders)}\n{_how_to_get(pair, manifest, cache)}"
+        )
+
+    segments = manifest["pairs"][pair]["segments"]
+    texts: dict[str, tuple[str, ...]] = {}
+    for role, name in roles.items():
+        entry = manifest["files"][name]
+        if name in found:
+            data = found[name].read_bytes()
+            if verify:
+                _check_sha256(name, data, entry["sha256"], str(found[name]), _LOCAL_HINT)
+        else:
+            try:
+                data = _download(name, entry["upstream_path"], entry["sha256"], cache, manifest)
+            except DatasetNotFoundError as exc:
+                raise DatasetNotFoundError(
+                    f"{exc}\n{_looked_in(folders)}\n{_how_to_get(pair, manifest, cache)}"
+                ) from exc.__cause__
+        lines = _split_lines(data.decode("utf-8"))
+        if len(lines) != segments:
+            raise ValueError(
+                f"WMT22 file {name} has {len(lines)} lines, but every {pair} file must have "
+                f"{segments} (one per segment)"
+            )
+        texts[role] = lines
+
+    return WMT22(
+        pair=pair,
+        source=texts["source"],
+        references={k[4:]: v for k, v in texts.items() if k.startswith("ref.")},
+        systems={k[4:]: v for k, v in texts.items() if k.startswith("hyp.")},
+    )
+
+
+# --- the manifest -----------------------------------------------------------------------
+
+def build_manifest(folder: str | os.PathLike, *, repository: str =
+                   "wmt-conference/wmt22-news-systems", commit: str = "20240a2e96a5",
+                   pairs: Mapping[str, str] | None = None) -> dict:
+    """The manifest of a folder of WMT22 text files: sha256 and line count of each file.
+
+    ``pairs`` maps each pair to its target language's file suffix; the systems of a pair
+    are the ``generaltest2022.PAIR.hyp.*`` files present. Regenerate the shipped file with
+    ``python -m bleu_lesson.datasets FOLDER > bleu_lesson/wmt22_manifest.json``.
+    """
+    folder = Path(folder)
+    pairs = dict(pairs) if pairs is not None else {"zh-en": "en", "en-zh": "zh"}
+    manifest: dict = {
+        "description": "WMT22 general test set (generaltest2022), text files of txt/",
+        "repository": repository,
+        "commit": commit,
+        "pairs": {},
+        "files": {},
+    }
+
+    def add(name: str, subdir: str) -> str:
+        data = (folder / name).read_bytes()
+        manifest["files"][name] = {
+            "sha256": _sha256(data),
+            "lines": len(_split_lines(data.decode("utf-8"))),
+            "bytes": len(data),
+            "upstream_path": f"txt/{subdir}/{name}",
+        }
+        return name
+
+    for pair, tgt in pairs.items():
+        src = pair.split("-")[0]
+        hyp = f"{_PREFIX}.{pair}.hyp."
+        systems = sorted(p.name[len(hyp):-len(tgt) - 1]
+                         for p in folder.glob(f"{hyp}*.{tgt}"))
+        manifest["pairs"][pair] = {
+            "segments": None,  # set below, once the files agree
+            "source": add(f"{_PREFIX}.{pair}.src.{src}", "sources"),
+            "references": {k: add(f"{_PREFIX}.{pair}.ref.{k}.{tgt}", "references")
+                           for k in ("A", "B")},
+            "systems": {s: add(f"{hyp}{s}.{tgt}", "system-outputs") for s in systems},
+        }
+        counts = {manifest["files"][n]["lines"] for n in _pair_files(manifest, pair).values()}
+        if len(counts) != 1:
+            raise ValueError(f"the {pair} files do not have the same number of lines: {counts}")
+        manifest["pairs"][pair]["segments"] = counts.pop()
+    return manifest
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m bleu_lesson.datasets FOLDER > bleu_lesson/wmt22_manifest.json")
+    json.dump(build_manifest(sys.argv[1]), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
