@@ -364,7 +364,7 @@ def _count_matches(tokens: list[str], maxima: dict, keys: frozenset,
     return matches
 
 
-_MEMO_LIMIT = 1 << 20
+_MEMO_LIMIT = 1 << 17  # entries; about 40 systems x 3000 segments
 
 
 class BleuScorer:

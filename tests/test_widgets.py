@@ -1,0 +1,146 @@
+"""The explorers, driven headlessly: each control changes the result as the library says.
+
+Expected numbers come from the library's own functions on the same inputs (the widgets
+must show what the chapter's code computes) or from hand arithmetic in a comment.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+widgets = pytest.importorskip("bleu_lesson.widgets")
+
+from bleu_lesson import brevity_penalty, clipped_counts, sentence_bleu  # noqa: E402
+from bleu_lesson.datasets import SEED_CANDIDATE, SEED_REFERENCES  # noqa: E402
+from bleu_lesson.tokenizers import tokenize  # noqa: E402
+
+
+def _bleu_value(html: str) -> float:
+    return float(re.search(r"BLEU = (\d\.\d{4})", html).group(1))
+
+
+class TestBleuExplorer:
+    def test_seed_three_reference_example(self):
+        ex = widgets.BleuExplorer(SEED_CANDIDATE, SEED_REFERENCES)
+        assert "0.9036" in ex.result.value  # (2/3) ** (1/4) = 0.9036
+        assert "bleu-result" in ex.result._dom_classes
+        assert ex.references.value == "\n".join(SEED_REFERENCES)
+
+    def test_editing_the_candidate_updates(self):
+        ex = widgets.BleuExplorer(SEED_CANDIDATE, SEED_REFERENCES)
+        ex.candidate.value = "the cat is sitting on the mat"
+        want = sentence_bleu("the cat is sitting on the mat", SEED_REFERENCES, tokenizer="none",
+                             lowercase=True, smoothing="none", effective_order=False).score
+        assert want == 1.0  # identical to the first reference
+        assert _bleu_value(ex.result.value) == pytest.approx(want, abs=5e-5)
+
+    def test_editing_references_updates(self):
+        ex = widgets.BleuExplorer(SEED_CANDIDATE, SEED_REFERENCES)
+        ex.references.value = SEED_REFERENCES[0]
+        assert _bleu_value(ex.result.value) == 0.0  # no 4-gram match with one reference
+        assert "0.8465" in ex.result.value          # BP = exp(1 - 7/6)
+
+    @pytest.mark.parametrize("refs", ["", "\n  \n"])
+    def test_no_references_is_a_message(self, refs):
+        ex = widgets.BleuExplorer(SEED_CANDIDATE, SEED_REFERENCES)
+        ex.references.value = refs
+        assert "bleu-message" in ex.result.value
+        assert "Traceback" not in ex.result.value
+        assert "at least one reference" in ex.result.value
+
+    def test_empty_candidate_is_a_message(self):
+        ex = widgets.BleuExplorer(SEED_CANDIDATE, SEED_REFERENCES)
+        ex.candidate.value = "   "
+        assert "bleu-message" in ex.result.value
+
+    def test_menus(self):
+        ex = widgets.BleuExplorer("The cat is on the mat.", ["The cat is sitting on the mat."])
+        for tok in ("13a", "char", "none"):
+            ex.tokenizer.value = tok
+            for smooth in ("exp", "method1", "none"):
+                ex.smoothing.value = smooth
+                want = sentence_bleu("The cat is on the mat.", ["The cat is sitting on the mat."],
+                                     tokenizer=tok, lowercase=True, smoothing=smooth,
+                                     effective_order=False).score
+                assert _bleu_value(ex.result.value) == pytest.approx(want, abs=5e-5)
+        ex.lowercase.value = False
+        ex.candidate.value = "THE CAT"
+        assert _bleu_value(ex.result.value) == 0.0
+
+    def test_method6_on_short_input_is_a_message(self):
+        ex = widgets.BleuExplorer("a b", ["a b"])
+        ex.smoothing.value = "method6"
+        assert "bleu-message" in ex.result.value
+
+
+def test_tokenizer_explorer():
+    ex = widgets.TokenizerExplorer("Hello, World!", "13a")
+    assert "4 个词元" in ex.result.value  # Hello , World !
+    ex.tokenizer.value = "seed"
+    assert "2 个词元" in ex.result.value  # hello, world!
+    ex.tokenizer.value = "char"
+    ex.text.value = "猫坐在垫子上"
+    assert f"{len(tokenize('猫坐在垫子上', 'char'))} 个词元" in ex.result.value
+    ex.lowercase.value = True
+    ex.tokenizer.value = "none"
+    ex.text.value = "A B"
+    assert "&gt;a&lt;" not in ex.result.value and ">a<" in ex.result.value
+    ex.text.value = ""
+    assert "bleu-message" in ex.result.value
+
+
+def test_ngram_explorer():
+    ex = widgets.NgramExplorer("the cat is on the mat", 2)
+    assert "6 − 2 + 1 = 5" in ex.result.value
+    ex.n.value = 6
+    assert "6 − 6 + 1 = 1" in ex.result.value
+    ex.text.value = "a b"
+    assert "0 个 6 元组" in ex.result.value  # L = 2 < n
+
+
+def test_clipping_explorer():
+    ex = widgets.ClippingExplorer()
+    assert "p_1 = 2/7" in ex.result.value  # Papineni et al.: modified unigram precision 2/7
+    ex.n.value = 2
+    cand = "the the the the the the the".split()
+    refs = [r.split() for r in ("the cat is on the mat", "there is a cat on the mat")]
+    m, t = clipped_counts(cand, refs, 2)
+    assert f"p_2 = {m}/{t}" in ex.result.value
+    ex.references.value = ""
+    assert "bleu-message" in ex.result.value
+
+
+def test_brevity_explorer():
+    ex = widgets.BrevityExplorer(6, 7, "7, 5")
+    assert f"{math.exp(1 - 7 / 6):.4f}" in ex.result.value
+    ex.c.value = 8
+    assert "BP = 1.0000" in ex.result.value
+    ex.c.value, ex.r.value = 5, 10
+    assert f"{brevity_penalty(5, 10):.4f}" == "0.3679" and "0.3679" in ex.result.value
+    ex.ref_lens.value = "seven"
+    assert "bleu-message" in ex.result.value
+
+
+def test_geometric_mean_explorer():
+    ex = widgets.GeometricMeanExplorer((1.0, 0.8, 0.5, 0.25), (0.25,) * 4)
+    assert "0.5623" in ex.result.value  # (1 * 0.8 * 0.5 * 0.25) ** 0.25 = 0.1 ** 0.25
+    ex.precisions[3].value = 0.0
+    assert "几何平均 (geometric) = 0.0000" in ex.result.value
+    ex.weights[3].value = 0.0  # a zero weight ignores the zero precision
+    assert "0.0000</b>" not in ex.result.value.split("算术")[0]
+    for w in ex.weights:
+        w.value = 0.0
+    assert "bleu-message" in ex.result.value
+
+
+def test_render_functions_never_raise_on_odd_input():
+    assert "bleu-message" in widgets.render_bleu("x", [])
+    assert "bleu-message" in widgets.render_bleu("", "a")
+    assert "bleu-message" in widgets.render_clipping("", "a", 1)
+    assert "bleu-message" in widgets.render_ref_lengths(3, "")
+    assert "bleu-message" in widgets.render_brevity(-1, 3)
+    assert "bleu-message" in widgets.render_geometric_mean([0.5], [0.5, 0.5])
+    assert "bleu-message" in widgets.render_tokens("  ")
