@@ -57,7 +57,8 @@ REF_LENGTHS: tuple[str, ...] = ("closest", "shortest")
 class BleuOptions:
     """Every knob of a BLEU computation, checked once.
 
-    ``weights=None`` means uniform weights over the orders that count.
+    ``weights=None`` means uniform weights over the orders that count; given weights are
+    used as they are (with ``effective_order``, those of the orders dropped are dropped).
     ``ref_length``: ``"closest"`` (Papineni, sacrebleu, NLTK; ties decided by ``tie``)
     or ``"shortest"`` (Hugging Face ``evaluate``). ``effective_order`` applies to
     sacrebleu's smoothing methods only; NLTK has no such option.
@@ -186,21 +187,13 @@ class BleuResult:
 
 
 def _geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None,
-                    orders: int, all_orders: int) -> float:
+                    orders: int) -> float:
     """exp(Σ w_n log p_n) over the first ``orders`` orders; 0 if a weighted p_n is 0.
 
-    Uniform weights are 1/orders. Given weights are rescaled, when fewer orders count
-    than there are weights, so that the weights used keep their total.
+    Without weights every counted order gets 1/orders (sacrebleu). Given weights are used
+    as they are for the orders that count, and the others are dropped (d2l's rule).
     """
-    if weights is None:
-        used = [1.0 / orders] * orders
-    else:
-        used = list(weights[:orders])
-        if orders < all_orders:
-            kept = sum(used)
-            if kept == 0:
-                return 0.0
-            used = [w * sum(weights) / kept for w in used]
+    used = [1.0 / orders] * orders if weights is None else list(weights[:orders])
     log_sum = 0.0
     for w, p in zip(used, precisions, strict=False):
         if w == 0:
@@ -243,7 +236,7 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
         precisions, orders = sacrebleu_precisions(
             matches, totals, smoothing, options.smooth_value, options.uses_effective_order
         )
-        mean = _geometric_mean(precisions, options.weights, orders, max_n) if any(matches) else 0.0
+        mean = _geometric_mean(precisions, options.weights, orders) if any(matches) else 0.0
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
     return BleuResult(
         score=bp * mean,

@@ -1,0 +1,112 @@
+"""Bootstrap intervals and paired tests give sacrebleu's answers for the same seed."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+sacrebleu = pytest.importorskip("sacrebleu")
+from sacrebleu.metrics import BLEU  # noqa: E402
+from sacrebleu.significance import PairedTest  # noqa: E402
+
+from bleu_lesson import BleuScorer, references_from_streams  # noqa: E402
+from bleu_lesson.significance import bootstrap_ci, paired_bootstrap  # noqa: E402
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+WORDS = "the a cat dog sat on mat is was there and of to in it".split()
+
+
+def corpus(rng: random.Random, n: int, noise: float) -> tuple[list[str], list[str], list[str]]:
+    """Two references and a system output that copies reference A with some noise."""
+    ref_a, ref_b, hyp = [], [], []
+    for _ in range(n):
+        a = [rng.choice(WORDS) for _ in range(rng.randint(3, 15))]
+        b = [w if rng.random() > 0.3 else rng.choice(WORDS) for w in a]
+        h = [w if rng.random() > noise else rng.choice(WORDS) for w in a]
+        ref_a.append(" ".join(a))
+        ref_b.append(" ".join(b))
+        hyp.append(" ".join(h))
+    return ref_a, ref_b, hyp
+
+
+def sacre_ci(hyps, streams, n_samples=1000):
+    score = BLEU().corpus_score(hyps, streams, n_bootstrap=n_samples)
+    return score.score / 100, score._mean / 100, score._ci / 100
+
+
+def sacre_paired(base, system, streams, n_samples=1000):
+    test = PairedTest([("base", base), ("system", system)], {"BLEU": BLEU()},
+                      references=streams, test_type="bs", n_samples=n_samples)
+    result = test()[1]["BLEU"][1]
+    return result.score / 100, result.p_value, result.mean / 100, result.ci / 100
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bootstrap_ci_equals_sacrebleu(seed):
+    ref_a, ref_b, hyp = corpus(random.Random(seed), 80, 0.3)
+    ours = bootstrap_ci(hyp, references_from_streams(ref_a, ref_b), n_samples=200)
+    score, mean, ci = sacre_ci(hyp, [ref_a, ref_b], n_samples=200)
+    assert ours.score == pytest.approx(score, abs=1e-12)
+    # sacrebleu sums resampled statistics in float32: agreement to ~1e-7
+    assert ours.mean == pytest.approx(mean, abs=1e-6)
+    assert ours.ci == pytest.approx(ci, abs=1e-6)
+
+
+@pytest.mark.parametrize("seed,noise", [(4, 0.30), (5, 0.32), (6, 0.6)])
+def test_paired_bootstrap_equals_sacrebleu(seed, noise):
+    rng = random.Random(seed)
+    ref_a, ref_b, base = corpus(rng, 60, 0.3)
+    system = [" ".join(w if rng.random() > noise else rng.choice(WORDS) for w in a.split())
+              for a in ref_a]
+    ours = paired_bootstrap(base, system, references_from_streams(ref_a, ref_b),
+                            n_samples=300)
+    score, p, mean, ci = sacre_paired(base, system, [ref_a, ref_b], n_samples=300)
+    assert ours.system == pytest.approx(score, abs=1e-12)
+    assert ours.p_value == pytest.approx(p, abs=1e-12)
+    assert ours.mean == pytest.approx(mean, abs=1e-6)
+    assert ours.ci == pytest.approx(ci, abs=1e-6)
+
+
+def test_a_system_against_itself_is_not_significant():
+    ref_a, ref_b, hyp = corpus(random.Random(7), 40, 0.3)
+    r = paired_bootstrap(hyp, hyp, references_from_streams(ref_a, ref_b), n_samples=100)
+    # every resampled difference is 0, none exceeds the observed 0: p = (0 + 1) / (100 + 1)
+    assert r.p_value == pytest.approx(1 / 101)
+    assert r.difference == 0
+
+
+def test_scorer_can_be_reused_and_options_are_refused_with_it():
+    ref_a, ref_b, hyp = corpus(random.Random(8), 30, 0.3)
+    scorer = BleuScorer(references_from_streams(ref_a, ref_b))
+    assert bootstrap_ci(hyp, scorer, n_samples=50) == bootstrap_ci(
+        hyp, references_from_streams(ref_a, ref_b), n_samples=50)
+    with pytest.raises(TypeError, match="BleuScorer"):
+        bootstrap_ci(hyp, scorer, n_samples=50, tokenizer="none")
+
+
+@pytest.mark.parametrize("n", [0, -5])
+def test_bad_sample_count(n):
+    with pytest.raises(ValueError, match="n_samples"):
+        bootstrap_ci(["a"], [["a"]], n_samples=n)
+    with pytest.raises(TypeError, match="n_samples"):
+        bootstrap_ci(["a"], [["a"]], n_samples=2.5)
+
+
+@pytest.mark.wmt22
+def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
+    from bleu_lesson.datasets import load_wmt22
+
+    data = load_wmt22("zh-en", wmt22_dir)
+    # AISP-SJTU and HuaweiTSC: the two closest zh-en systems (34.35 and 34.35)
+    base, system = data.systems["AISP-SJTU"], data.systems["HuaweiTSC"]
+    streams = [list(data.references["A"]), list(data.references["B"])]
+    ours = paired_bootstrap(base, system, data.references_for("both"), tokenizer="13a")
+    score, p, mean, ci = sacre_paired(list(base), list(system), streams)
+    assert ours.system == pytest.approx(score, abs=1e-12)
+    assert ours.p_value == pytest.approx(p, abs=1e-12)
+    assert ours.mean == pytest.approx(mean, abs=1e-6)
+    assert ours.ci == pytest.approx(ci, abs=1e-6)
+    assert not ours.significant()
