@@ -29,6 +29,7 @@ from .bleu import BleuOptions, score_stats, sentence_bleu
 from .brevity import brevity_penalty, closest_ref_length
 from .clipping import clipped_counts
 from .ngrams import ngrams
+from .seed import tokenize as seed_tokenize
 from .stats import BleuStats
 
 __all__ = ["Exercise", "CheckResult", "EXERCISES", "check", "progress", "results"]
@@ -155,10 +156,6 @@ def progress(chapter: str | int) -> None:
 
 # --- the exercises ---------------------------------------------------------------------
 
-def _seed_tokenize(text: str) -> list[str]:
-    return text.lower().split()
-
-
 def _geometric_mean(precisions, weights) -> float:
     # the formula written out: exp(Σ w log p), and 0 as soon as a weighted p is 0
     if any(w > 0 and p == 0 for p, w in zip(precisions, weights, strict=True)):
@@ -179,7 +176,7 @@ def _corpus_from_stats(stats: list[BleuStats]) -> float:
 _SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
 
 EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
-    Exercise("1.1", "种子分词器 my_tokenize", _seed_tokenize, (
+    Exercise("1.1", "种子分词器 my_tokenize", seed_tokenize, (
         ("The cat is on the mat",), ("  Hello,   World!  ",), ("",), ("猫 在 垫子 上",),
         ("A\tB\nc",),
     ), hint="先转小写，再按任意空白切分 (lowercase, then split on any whitespace)."),

@@ -25,6 +25,7 @@ from .brevity import brevity_penalty, closest_ref_length
 from .clipping import clipping_table
 from .display import message_html, table_html, tokens_html
 from .ngrams import ngram_counts
+from .seed import tokenize as seed_tokenize
 from .smoothing import SMOOTHING_METHODS
 from .tokenizers import TOKENIZERS, get_tokenizer
 
@@ -52,13 +53,9 @@ def parse_references(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip()]
 
 
-def _seed_split(text: str) -> list[str]:
-    return text.lower().split()
-
-
 def _tokenizer_for(name: str, lowercase: bool):
-    if name == "seed":  # the seed's tokenize: lowercase + whitespace split
-        return _seed_split
+    if name == "seed":  # the seed's tokenize: always lowercase + whitespace split
+        return seed_tokenize
     return get_tokenizer(name, lowercase)
 
 
@@ -80,7 +77,8 @@ def render_tokens(text: str, tokenizer: str = "13a", lowercase: bool = False) ->
     except (ValueError, TypeError) as exc:
         return message_html(str(exc))
     return (f"<div><b>{len(tokens)} 个词元 (tokens)</b> · tokenizer = {html.escape(tokenizer)}"
-            f"{' + lowercase' if lowercase and tokenizer != 'seed' else ''}</div>"
+            f"{' + lowercase' if lowercase and tokenizer != 'seed' else ''}"
+            f"{' (seed always lowercases)' if tokenizer == 'seed' else ''}</div>"
             f"<div>{tokens_html(tokens)}</div>")
 
 
@@ -178,15 +176,15 @@ def render_clipping(candidate: str, references: str | Sequence[str], n: int = 1)
     rows = clipping_table(cand, ref_tokens, n)
     clipped = sum(r.clipped for r in rows)
     total = sum(r.count for r in rows)
-    # a candidate token is green if it starts a credited n-gram occurrence
+    # a candidate token is green if it lies in a credited n-gram occurrence (the first
+    # `clipped` occurrences of each n-gram, left to right)
     credit = {r.ngram: r.clipped for r in rows}
-    marks = []
-    for i in range(len(cand)):
+    marks = [False] * len(cand)
+    for i in range(len(cand) - n + 1):
         gram = tuple(cand[i:i + n])
-        ok = len(gram) == n and credit.get(gram, 0) > 0
-        if ok:
+        if credit.get(gram, 0) > 0:
             credit[gram] -= 1
-        marks.append(ok)
+            marks[i:i + n] = [True] * n
     table = table_html(
         [f"{n}-gram", "候选中次数 count", "参考中最大次数 max ref count", "来自参考 ref #",
          "截断后 clipped"],

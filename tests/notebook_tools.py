@@ -69,11 +69,13 @@ def documented_outputs(path: Path) -> list[Documented]:
 
 
 def strip_solutions(text: str) -> str:
-    """The cell's source without the lines between solution markers."""
+    """The cell's source with each solution block replaced by a stub at its indentation
+    (what a student copy holds), so the result still parses."""
     out, inside = [], False
     for line in text.splitlines():
         if line.strip() == BEGIN:
             inside = True
+            out.append(line[: len(line) - len(line.lstrip())] + "raise NotImplementedError")
         elif line.strip() == END:
             inside = False
         elif not inside:
