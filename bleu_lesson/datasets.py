@@ -47,6 +47,8 @@ __all__ = [
     "SEED_REFERENCE",
     "SEED_REFERENCES",
     "WMT22",
+    "Corpus",
+    "TOY_CORPUS",
     "WMT22_ENV_VAR",
     "WMT22_PAIRS",
     "build_manifest",
@@ -142,11 +144,11 @@ class DatasetNotFoundError(FileNotFoundError):
 
 
 @dataclass(frozen=True)
-class WMT22:
-    """One pair of the WMT22 general test set: line i of every field is segment i.
+class Corpus:
+    """A test set: line i of every field is segment i.
 
-    ``references`` maps "A" and "B" to the two independent references; ``systems``
-    maps each system's name to its output (sorted by name).
+    ``references`` maps names ("A", "B") to complete references; ``systems`` maps each
+    system's name to its output. ``pair`` is the language pair, e.g. ``"zh-en"``.
     """
 
     pair: str
@@ -158,32 +160,84 @@ class WMT22:
         return len(self.source)
 
     def __repr__(self) -> str:
-        return (f"WMT22(pair={self.pair!r}, segments={len(self)}, "
+        return (f"{type(self).__name__}(pair={self.pair!r}, segments={len(self)}, "
                 f"references={list(self.references)}, systems={list(self.systems)})")
 
     @property
     def tokenizer(self) -> str:
-        """The tokenizer WMT22 used for BLEU: ``"zh"`` for en-zh, ``"13a"`` for zh-en."""
-        return _TOKENIZERS[self.pair]
+        """The tokenizer WMT22 used for BLEU: ``"zh"`` for a Chinese target, else ``"13a"``."""
+        return _TOKENIZERS.get(self.pair, "13a")
 
     def _chosen(self, which: str) -> list[tuple[str, ...]]:
-        if which not in _REFERENCE_CHOICES:
+        choices = ("both", *self.references)
+        if which not in choices:
             raise ValueError(
-                f"which must be one of {', '.join(map(repr, _REFERENCE_CHOICES))}, got {which!r}"
+                f"which must be one of {', '.join(map(repr, choices))}, got {which!r}"
             )
-        names = ("A", "B") if which == "both" else (which,)
+        names = tuple(self.references) if which == "both" else (which,)
         return [self.references[name] for name in names]
 
     def references_for(self, which: str = "both") -> list[list[str]]:
         """Per-segment references (``out[i][k]``), the layout ``corpus_bleu`` takes.
 
-        ``which`` is ``"A"``, ``"B"`` or ``"both"`` (``[A_i, B_i]`` for each segment).
+        ``which`` is a reference's name ("A", "B") or ``"both"`` (all of them).
         """
         return [list(segment) for segment in zip(*self._chosen(which), strict=True)]
 
     def reference_streams(self, which: str = "both") -> list[list[str]]:
         """The same references in sacrebleu's layout: one stream per reference (``refs[k][i]``)."""
         return [list(stream) for stream in self._chosen(which)]
+
+
+class WMT22(Corpus):
+    """One pair of the WMT22 general test set (``load_wmt22``); systems sorted by name."""
+
+
+#: Chapter 07's small corpus: ten zh→en segments, two references, a good and a weak
+#: system (the weak one has a very short output and one output for the wrong sentence).
+TOY_CORPUS = Corpus(
+    pair="zh-en",
+    source=(
+        "猫坐在垫子上。", "今天天气很好。", "我们明天去北京。", "他每天早上喝一杯咖啡。",
+        "这本书非常有意思。", "请把门关上。", "会议推迟到下周一。", "谢谢！",
+        "机器翻译的质量在过去十年里提高了很多。", "她在医院工作了二十年。",
+    ),
+    references={
+        "A": (
+            "The cat is sitting on the mat.", "The weather is very nice today.",
+            "We are going to Beijing tomorrow.", "He drinks a cup of coffee every morning.",
+            "This book is very interesting.", "Please close the door.",
+            "The meeting has been postponed to next Monday.", "Thank you!",
+            "The quality of machine translation has improved a lot over the past ten years.",
+            "She has worked at the hospital for twenty years.",
+        ),
+        "B": (
+            "A cat sits on the mat.", "It is a lovely day today.",
+            "Tomorrow we will go to Beijing.", "Every morning he has a cup of coffee.",
+            "This book is really interesting.", "Please shut the door.",
+            "The meeting was put off until next Monday.", "Thanks!",
+            "Machine translation quality has improved greatly in the last decade.",
+            "She worked in a hospital for twenty years.",
+        ),
+    },
+    systems={
+        "good": (
+            "The cat sits on the mat.", "The weather is very good today.",
+            "We will go to Beijing tomorrow.", "He drinks a cup of coffee every morning.",
+            "This book is very interesting.", "Please close the door.",
+            "The meeting is postponed to next Monday.", "Thank you!",
+            "The quality of machine translation has improved a lot in the past ten years.",
+            "She has worked in the hospital for twenty years.",
+        ),
+        "weak": (
+            "Cat on mat.", "Today weather good.", "We go Beijing.", "He drinks coffee.",
+            "The book is interesting very.", "Please the door close.",
+            "Meeting delay Monday.", "Thanks you.",
+            "Machine translation quality improved much past ten years.",
+            "The weather is very nice today.",
+        ),
+    },
+)
 
 
 def default_cache_dir() -> Path:

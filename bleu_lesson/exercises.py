@@ -173,6 +173,16 @@ def _corpus_from_stats(stats: list[BleuStats]) -> float:
     return score_stats(sum(stats), BleuOptions(smoothing="none")).score
 
 
+def _per_segment(streams: list[list[str]]) -> list[list[str]]:
+    return [list(segment) for segment in zip(*streams, strict=True)]
+
+
+def _ci_half_width(scores: list[float]) -> float:
+    ordered = sorted(scores)
+    lower = len(ordered) // 40
+    return 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+
+
 _SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
 
 EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
@@ -216,4 +226,24 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
              "party"]),
     ), tolerance=1e-9,
         hint="小写 + 空格分词；截断计数；最接近的参考长度 (取较短)；不平滑；4 阶等权。"),
+    Exercise("7.1", "由统计量算语料级 BLEU my_corpus_bleu", _corpus_from_stats, (
+        ([BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3))],),
+        ([BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3)), BleuStats(6, 6, (6, 5, 4, 2),
+                                                                 (6, 5, 4, 3))],),
+        ([BleuStats(4, 4, (4, 3, 2, 1), (4, 3, 2, 1)), BleuStats(2, 5, (2, 1, 0, 0),
+                                                                 (2, 1, 0, 0))],),
+        ([BleuStats(3, 2, (1, 0, 0, 0), (3, 2, 1, 0)), BleuStats(9, 9, (9, 8, 7, 6),
+                                                                 (9, 8, 7, 6))],),
+    ), tolerance=1e-9,
+        hint="先把各句的 matches、totals、hyp_len、ref_len 分别相加，再算一次 BLEU "
+             "(不平滑)；不要平均句子分数。"),
+    Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
+        ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
+        ([["x1", "y1"], ["x2", "y2"], ["x3", "y3"]],),
+    ), hint="sacrebleu 的 refs[k][i] 是第 k 套参考的第 i 句；要得到 out[i][k]。"),
+    Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
+        ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
+        ([0.5] * 40,), ([i / 1000 for i in range(1000, 0, -1)],),
+    ), tolerance=1e-12,
+        hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半。"),
 ]}

@@ -37,6 +37,9 @@ __all__ = [
     "render_brevity", "render_ref_lengths", "BrevityExplorer",
     "render_geometric_mean", "GeometricMeanExplorer",
     "render_bleu", "BleuExplorer",
+    "render_corpus", "CorpusExplorer",
+    "render_tools", "matching_tools", "tool_options", "ToolsExplorer",
+    "render_systems", "SystemsExplorer",
 ]
 
 _TEXT_LAYOUT = widgets.Layout(width="95%")
@@ -375,3 +378,217 @@ class BleuExplorer(_Explorer):
             lambda: render_bleu(self.candidate.value, self.references.value,
                                 self.tokenizer.value, self.lowercase.value,
                                 self.smoothing.value))
+
+
+# --- 07 corpus vs sentence BLEU -------------------------------------------------------
+
+def render_corpus(corpus, system: str, selected: Sequence[int] | None = None,
+                  tokenizer: str = "13a") -> str:
+    """Corpus BLEU (sum the statistics, score once) next to the mean of sentence BLEUs
+    (smoothed ``exp``, effective order) over the selected segments of one system."""
+    from .bleu import BleuScorer
+    from .stats import sum_stats
+
+    chosen = sorted(set(range(len(corpus)) if selected is None else selected))
+    if not chosen:
+        return message_html("请至少选择一个句段 (select at least one segment).")
+    if system not in corpus.systems:
+        return message_html(f"没有这个系统 (no such system): {system}")
+    refs = corpus.references_for("both")
+    hyps = corpus.systems[system]
+    corpus_scorer = BleuScorer([refs[i] for i in chosen], tokenizer=tokenizer)
+    sentence_scorer = BleuScorer([refs[i] for i in chosen], tokenizer=tokenizer,
+                                 effective_order=True)
+    cands = [hyps[i] for i in chosen]
+    stats = corpus_scorer.segment_stats(cands)
+    total = corpus_scorer.score_stats(sum_stats(stats))
+    sentence = [sentence_scorer.score_stats(s).score for s in stats]
+    mean = sum(sentence) / len(sentence)
+    rows = [(i + 1, hyps[i], f"{s:.4f}") for i, s in zip(chosen, sentence, strict=True)]
+    return (f"<div><b>语料级 corpus BLEU = {total.score:.4f}</b> · "
+            f"句子级平均 mean sentence BLEU = {mean:.4f} · {len(chosen)} 个句段 (segments) · "
+            f"system = {html.escape(system)}</div>"
+            f"<div style='font-family:monospace;color:#555'>{html.escape(str(total))}</div>"
+            + table_html(["#", "译文 output", "sentence BLEU (exp)"], rows))
+
+
+class CorpusExplorer(_Explorer):
+    """Chapter 07: tick segments in or out and watch corpus BLEU and the sentence mean."""
+
+    def __init__(self, corpus=None, system: str = "weak") -> None:
+        from .datasets import TOY_CORPUS
+
+        self.corpus = corpus if corpus is not None else TOY_CORPUS
+        self.system = widgets.Dropdown(options=list(self.corpus.systems), value=system,
+                                       description="system")
+        self.segments = [widgets.Checkbox(value=True, description=f"#{i + 1}", indent=False,
+                                          layout=widgets.Layout(width="70px"))
+                         for i in range(len(self.corpus))]
+        box = widgets.HBox(self.segments, layout=widgets.Layout(flex_flow="row wrap"))
+        self._controls = [self.system, *self.segments]
+        super().__init__(self._controls, self._render_now)
+        self.children = (self.system, box, self.result)
+
+    def _render_now(self) -> str:
+        chosen = [i for i, box in enumerate(self.segments) if box.value]
+        return render_corpus(self.corpus, self.system.value, chosen)
+
+
+# --- 08 tools compared -----------------------------------------------------------------
+
+#: The knobs of chapter 08's explorer: label -> the options it stands for.
+TOOL_KNOBS: dict[str, dict[str, object]] = {
+    "tokenizer": {"whitespace split": "none", "13a": "13a", "split(' ') (d2l)": "space"},
+    "reference length": {"closest, ties: shorter": "closest-shorter",
+                         "closest, ties: first": "closest-first",
+                         "shortest": "shortest", "first reference only": "first-only"},
+    "weights": {"uniform": "uniform", "1/2^n (d2l)": "halving"},
+    "smoothing": {s: s for s in ("none", "exp", "floor", "add-k", "method0", "method1",
+                                 "method2", "method3", "method4", "method5", "method6",
+                                 "method7")},
+}
+
+
+def _knobs_of(variant) -> dict[str, object]:
+    """A preset from ``variants`` as the explorer's knob values."""
+    from .variants import space_split
+
+    o = variant.options
+    tok = o.get("tokenizer", "13a")
+    if variant.first_reference_only:
+        ref = "first-only"
+    elif o.get("ref_length", "closest") == "shortest":
+        ref = "shortest"
+    else:
+        ref = "closest-first" if o.get("tie", "shorter") == "first" else "closest-shorter"
+    return {"tokenizer": "space" if tok is space_split else tok,
+            "lowercase": bool(o.get("lowercase", False)),
+            "reference length": ref,
+            "weights": "halving" if o.get("weights") else "uniform",
+            "smoothing": o.get("smoothing", "exp"),
+            "effective order": bool(o.get("effective_order", True))
+            and o.get("smoothing", "exp") in ("none", "floor", "add-k", "exp")}
+
+
+def tool_options(knobs: dict[str, object]) -> tuple[dict, bool]:
+    """The ``sentence_bleu`` options (and whether to keep only the first reference)."""
+    from .variants import space_split
+
+    tok = {"space": space_split}.get(knobs["tokenizer"], knobs["tokenizer"])
+    ref = knobs["reference length"]
+    options = {"tokenizer": tok, "lowercase": bool(knobs["lowercase"]),
+               "smoothing": knobs["smoothing"], "effective_order": bool(knobs["effective order"]),
+               "ref_length": "shortest" if ref == "shortest" else "closest",
+               "tie": "first" if ref == "closest-first" else "shorter"}
+    if knobs["weights"] == "halving":
+        options["weights"] = (1 / 2, 1 / 4, 1 / 8, 1 / 16)
+    return options, ref == "first-only"
+
+
+def matching_tools(knobs: dict[str, object]) -> list[str]:
+    """The presets of ``bleu_lesson.variants`` whose rules are exactly these knobs."""
+    from .variants import VARIANTS
+
+    def norm(k):
+        k = dict(k)
+        if k["smoothing"] not in ("none", "floor", "add-k", "exp"):
+            k["effective order"] = False  # NLTK's methods have no effective order
+        return k
+
+    return [name for name, v in VARIANTS.items() if norm(_knobs_of(v)) == norm(knobs)]
+
+
+def render_tools(candidate: str, references: str | Sequence[str],
+                 knobs: dict[str, object]) -> str:
+    """The score for one choice of every knob, and which tool's rules those are."""
+    refs = parse_references(references) if isinstance(references, str) else list(references)
+    if not candidate.strip():
+        return message_html(_NO_CAND)
+    if not refs:
+        return message_html(_NO_REFS)
+    options, first_only = tool_options(knobs)
+    try:
+        r = sentence_bleu(candidate, refs[:1] if first_only else refs, **options)
+    except (ValueError, TypeError, ZeroDivisionError) as exc:
+        return message_html(str(exc))
+    tools = matching_tools(knobs)
+    which = ("这正是 (exactly) " + ", ".join(tools) + " 的规则") if tools else \
+        "没有哪个工具恰好用这一组设置 (no tool uses exactly this combination)"
+    return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
+            f"<div>{html.escape(which)}</div>"
+            f"<div style='font-family:monospace;color:#555'>{html.escape(str(r))}</div>")
+
+
+class ToolsExplorer(_Explorer):
+    """Chapter 08: pick every knob; see the score and which tool those knobs are."""
+
+    def __init__(self, candidate: str = "The cat is on the mat.",
+                 references: Sequence[str] = ("The cat is sitting on the mat.",
+                                              "A cat is on the mat."),
+                 preset: str = "sacrebleu") -> None:
+        from .variants import VARIANTS
+
+        start = _knobs_of(VARIANTS[preset])
+        self.candidate = _text(candidate, "候选 cand.")
+        self.references = _text("\n".join(references), "参考 refs", rows=3)
+        self.knobs = {}
+        for knob, choices in TOOL_KNOBS.items():
+            label = next(k for k, v in choices.items() if v == start[knob])
+            self.knobs[knob] = widgets.Dropdown(options=list(choices), value=label,
+                                                description=knob,
+                                                style={"description_width": "120px"})
+        self.knobs["lowercase"] = widgets.Checkbox(value=start["lowercase"],
+                                                   description="lowercase")
+        self.knobs["effective order"] = widgets.Checkbox(value=start["effective order"],
+                                                         description="effective order")
+        super().__init__([self.candidate, self.references, *self.knobs.values()],
+                         lambda: render_tools(self.candidate.value, self.references.value,
+                                              self.knob_values()))
+
+    def knob_values(self) -> dict[str, object]:
+        values = {}
+        for knob, control in self.knobs.items():
+            values[knob] = TOOL_KNOBS[knob][control.value] if knob in TOOL_KNOBS else control.value
+        return values
+
+
+# --- 09 WMT22 --------------------------------------------------------------------------
+
+def render_systems(corpus, which: str = "both", tokenizer: str | None = None,
+                   scorers: dict | None = None) -> str:
+    """Every system's corpus BLEU for one reference choice and tokenizer, best first."""
+    from .bleu import BleuScorer
+
+    tokenizer = tokenizer or corpus.tokenizer
+    key = (which, tokenizer)
+    scorer = scorers.get(key) if scorers is not None else None
+    if scorer is None:
+        try:
+            scorer = BleuScorer(corpus.references_for(which), tokenizer=tokenizer)
+        except ValueError as exc:
+            return message_html(str(exc))
+        if scorers is not None:
+            scorers[key] = scorer
+    results = {name: scorer.score(hyps) for name, hyps in corpus.systems.items()}
+    ranked = sorted(results, key=lambda n: -results[n].score)
+    rows = [(rank, name, f"{100 * results[name].score:.2f}", f"{results[name].bp:.3f}")
+            for rank, name in enumerate(ranked, start=1)]
+    return (f"<div><b>{html.escape(corpus.pair)}</b> · references = {html.escape(which)} · "
+            f"tokenizer = {html.escape(tokenizer)}</div>"
+            + table_html(["rank", "system", "BLEU", "BP"], rows))
+
+
+class SystemsExplorer(_Explorer):
+    """Chapter 09: choose references and tokenizer; see every system's score and rank."""
+
+    def __init__(self, corpus, which: str = "both", tokenizer: str | None = None) -> None:
+        self.corpus = corpus
+        self._scorers: dict = {}
+        self.which = widgets.Dropdown(options=["both", *corpus.references], value=which,
+                                      description="references")
+        self.tokenizer = widgets.Dropdown(options=TOKENIZERS,
+                                          value=tokenizer or corpus.tokenizer,
+                                          description="tokenizer")
+        super().__init__([self.which, self.tokenizer],
+                         lambda: render_systems(self.corpus, self.which.value,
+                                                self.tokenizer.value, self._scorers))

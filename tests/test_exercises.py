@@ -53,8 +53,34 @@ def right_bleu(candidate, references):
     return bp * right_geo(ps, [0.25] * 4)
 
 
+def right_corpus(stats):
+    hyp = sum(s.hyp_len for s in stats)
+    ref = sum(s.ref_len for s in stats)
+    matches = [sum(s.matches[n] for s in stats) for n in range(4)]
+    totals = [sum(s.totals[n] for s in stats) for n in range(4)]
+    ps = [m / t if t else 0.0 for m, t in zip(matches, totals)]
+    return right_bp(hyp, ref) * right_geo(ps, [0.25] * 4)
+
+
+def right_per_segment(streams):
+    return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
+
+
+def right_half_width(scores):
+    s = sorted(scores)
+    k = len(s) // 40
+    return (s[-1 - k] - s[k]) / 2
+
+
+def mean_of_sentences(stats):  # the classic mistake: average the sentence scores
+    from bleu_lesson import BleuOptions, score_stats
+
+    return sum(score_stats(s, BleuOptions(smoothing="none")).score for s in stats) / len(stats)
+
+
 RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
-         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu}
+         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
+         "8.1": right_per_segment, "9.1": right_half_width}
 WRONG = {
     "1.1": lambda text: text.split(),                       # forgets lowercasing
     "2.1": lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)],
@@ -63,6 +89,9 @@ WRONG = {
     "4.2": lambda c, lens: min(lens, key=lambda r: abs(r - c)),  # ties -> first listed
     "5.1": lambda ps, ws: sum(p * w for p, w in zip(ps, ws)),   # arithmetic mean
     "6.1": lambda c, refs: 0.5,
+    "7.1": mean_of_sentences,
+    "8.1": lambda streams: streams,                      # keeps sacrebleu's layout
+    "9.1": lambda scores: (max(scores) - min(scores)) / 2,  # the full range, not 95%
 }
 
 

@@ -144,3 +144,51 @@ def test_render_functions_never_raise_on_odd_input():
     assert "bleu-message" in widgets.render_brevity(-1, 3)
     assert "bleu-message" in widgets.render_geometric_mean([0.5], [0.5, 0.5])
     assert "bleu-message" in widgets.render_tokens("  ")
+
+
+def test_corpus_explorer_matches_the_library():
+    from bleu_lesson import corpus_bleu
+    from bleu_lesson.datasets import TOY_CORPUS
+
+    ex = widgets.CorpusExplorer(TOY_CORPUS, "weak")
+    refs = TOY_CORPUS.references_for("both")
+    hyps = list(TOY_CORPUS.systems["weak"])
+    want = corpus_bleu(hyps, refs).score
+    assert f"corpus BLEU = {want:.4f}" in ex.result.value
+    ex.segments[9].value = False  # drop the segment translated from the wrong sentence
+    want = corpus_bleu(hyps[:9], refs[:9]).score
+    assert f"corpus BLEU = {want:.4f}" in ex.result.value
+    sentence = [sentence_bleu(h, r).score for h, r in zip(hyps[:9], refs[:9])]
+    assert f"mean sentence BLEU = {sum(sentence) / 9:.4f}" in ex.result.value
+    for box in ex.segments:
+        box.value = False
+    assert "bleu-message" in ex.result.value
+
+
+def test_tools_explorer_names_the_tool_and_its_score():
+    from bleu_lesson import variants
+
+    cand, refs = "The cat is on the mat.", ["The cat is sitting on the mat.", "A cat is on the mat."]
+    for name in variants.VARIANTS:
+        ex = widgets.ToolsExplorer(cand, refs, preset=name)
+        assert widgets.matching_tools(ex.knob_values()) == [name]
+        assert f"BLEU = {variants.score(name, cand, refs):.4f}" in ex.result.value
+    ex = widgets.ToolsExplorer(cand, refs, preset="sacrebleu")
+    ex.knobs["smoothing"].value = "none"
+    assert "no tool uses exactly this combination" in ex.result.value
+    ex.knobs["reference length"].value = "shortest"
+    ex.knobs["effective order"].value = False
+    assert "hf" in ex.result.value  # 13a, shortest, no smoothing: evaluate's rules
+
+
+def test_systems_explorer_ranks_like_corpus_bleu():
+    from bleu_lesson import corpus_bleu
+    from bleu_lesson.datasets import TOY_CORPUS
+
+    ex = widgets.SystemsExplorer(TOY_CORPUS)
+    good = corpus_bleu(list(TOY_CORPUS.systems["good"]), TOY_CORPUS.references_for("both"))
+    assert f"{100 * good.score:.2f}" in ex.result.value
+    ex.which.value = "A"
+    good_a = corpus_bleu(list(TOY_CORPUS.systems["good"]), TOY_CORPUS.references_for("A"))
+    assert f"{100 * good_a.score:.2f}" in ex.result.value
+    assert ex.result.value.index("good") < ex.result.value.index("weak")
