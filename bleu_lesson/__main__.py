@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
+from .datasets import SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
 from .smoothing import SMOOTHING_METHODS
 from .tokenizers import TOKENIZERS
 
@@ -35,13 +36,8 @@ __all__ = ["main", "seed_demo"]
 PROG = "bleu-lesson"
 
 #: The seed chapter's two examples (``bleu_score.py``, end of the file).
-SEED_CANDIDATE = "The cat is on the mat"
-SEED_SINGLE_REFERENCES = ["The cat is sitting on the mat"]
-SEED_MULTI_REFERENCES = [
-    "The cat is sitting on the mat",
-    "A cat is on the mat",
-    "The cat lies on the mat",
-]
+SEED_SINGLE_REFERENCES = SEED_REFERENCE
+SEED_MULTI_REFERENCES = SEED_REFERENCES
 
 
 class CLIError(Exception):
@@ -179,6 +175,57 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- instructor tools -----------------------------------------------------------------
+
+def _default_notebooks() -> list[str]:
+    from pathlib import Path
+
+    here = Path.cwd() / "notebooks"
+    found = sorted(str(p) for p in here.glob("[0-9][0-9]_*.ipynb"))
+    if not found:
+        raise CLIError(f"no chapter notebooks given and none found in {here}")
+    return found
+
+
+def _student(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .course import write_student_copies
+
+    notebooks = args.notebooks or _default_notebooks()
+    for nb in notebooks:
+        if not Path(nb).is_file():
+            raise CLIError(f"notebook {nb!r} does not exist")
+    try:
+        written = write_student_copies(args.out, notebooks)
+    except (ValueError, OSError) as exc:
+        raise CLIError(str(exc)) from None
+    for path in written:
+        print(path)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    import os
+
+    from .course import check_submissions, summary_table, write_report
+
+    if args.timeout <= 0:
+        raise CLIError("--timeout must be positive")
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise CLIError("--jobs must be at least 1")
+    rows = check_submissions(args.submissions, timeout=args.timeout, jobs=jobs,
+                             progress=lambda line: print(line, file=sys.stderr, flush=True))
+    if args.report:
+        try:
+            write_report(rows, args.report)
+        except OSError as exc:
+            raise CLIError(f"cannot write the report {args.report!r}: {exc}") from None
+    print(summary_table(rows))
+    return 0
+
+
 # --- the parser -----------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -217,7 +264,29 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("-w", "--width", type=int, default=2, metavar="W",
                        help="decimals of the score (default: 2)")
     score.set_defaults(run=_score)
-    # later: "student" and "check" (instructor tools, bleu_lesson.course)
+
+    student = commands.add_parser(
+        "student", help="write student copies of the chapters (solutions replaced by stubs)",
+        description="Copy chapter notebooks with every solution block replaced by a stub "
+                    "and the outputs of exercise cells cleared.")
+    student.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                         help="chapters to copy (default: every notebooks/NN_*.ipynb)")
+    student.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    student.set_defaults(run=_student)
+
+    check = commands.add_parser(
+        "check", help="execute submissions and check their exercises (runs students' code!)",
+        description="Execute each submitted notebook in a fresh kernel with a time limit and "
+                    "check every exercise of its chapter. This runs the students' code: use "
+                    "a sandbox for work you do not trust. Submissions are never modified.")
+    check.add_argument("submissions", nargs="+", metavar="SUBMISSION.ipynb")
+    check.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
+                       help="time limit per notebook (default: 120)")
+    check.add_argument("--report", metavar="FILE.csv",
+                       help="write submission,exercise,status,detail rows to this CSV file")
+    check.add_argument("--jobs", type=int, default=None, metavar="N",
+                       help="submissions checked at once (default: the number of cores)")
+    check.set_defaults(run=_check)
     return parser
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "BleuScorer",
     "REF_LENGTHS",
     "corpus_bleu",
+    "geometric_mean",
     "references_from_streams",
     "score_stats",
     "sentence_bleu",
@@ -171,6 +172,11 @@ class BleuResult:
     ratio: float
     signature: str
 
+    @property
+    def stats(self) -> BleuStats:
+        """The sufficient statistics this score was computed from (its ``max_n`` orders)."""
+        return BleuStats(self.hyp_len, self.ref_len, self.matches, self.totals)
+
     def format(self, width: int = 2, signature: bool = False) -> str:
         """sacrebleu's line: ``BLEU = 90.36 100.0/…/66.7 (BP = 1.000 ratio = …)``."""
         name = f"BLEU|{self.signature}" if signature else "BLEU"
@@ -186,13 +192,21 @@ class BleuResult:
         return self.format()
 
 
-def _geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None,
-                    orders: int) -> float:
-    """exp(Σ w_n log p_n) over the first ``orders`` orders; 0 if a weighted p_n is 0.
+def geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None = None,
+                   orders: int | None = None) -> float:
+    """The weighted geometric mean of the precisions: exp(Σ w_n · log p_n).
 
-    Without weights every counted order gets 1/orders (sacrebleu). Given weights are used
-    as they are for the orders that count, and the others are dropped (d2l's rule).
+    It is 0 as soon as a precision with a positive weight is 0. Only the first ``orders``
+    precisions count (all by default). Without weights each counted order gets
+    1/orders (sacrebleu); given weights are used as they are for the orders that count,
+    and those of the others are dropped (d2l's rule).
+
+    >>> round(geometric_mean([1.0, 0.8, 0.5, 0.25]), 4)      # (1 · 0.8 · 0.5 · 0.25) ** (1/4)
+    0.5623
+    >>> geometric_mean([1.0, 0.8, 0.5, 0.0])
+    0.0
     """
+    orders = len(precisions) if orders is None else orders
     used = [1.0 / orders] * orders if weights is None else list(weights[:orders])
     log_sum = 0.0
     for w, p in zip(used, precisions, strict=False):
@@ -236,7 +250,7 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
         precisions, orders = sacrebleu_precisions(
             matches, totals, smoothing, options.smooth_value, options.uses_effective_order
         )
-        mean = _geometric_mean(precisions, options.weights, orders) if any(matches) else 0.0
+        mean = geometric_mean(precisions, options.weights, orders) if any(matches) else 0.0
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
     return BleuResult(
         score=bp * mean,

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bleu import BleuOptions, score_stats, sentence_bleu
+from .bleu import BleuOptions, geometric_mean, score_stats, sentence_bleu
 from .brevity import brevity_penalty, closest_ref_length
 from .clipping import clipped_counts
 from .ngrams import ngrams
@@ -71,6 +71,11 @@ class Exercise:
     @property
     def chapter(self) -> str:
         return f"{int(self.id.split('.')[0]):02d}"
+
+    @property
+    def answer_name(self) -> str:
+        """The name the learner's answer has in the notebook (``my_…``, last in the title)."""
+        return self.title.split()[-1]
 
 
 def _same(expected: Any, got: Any, tolerance: float | None) -> bool:
@@ -156,14 +161,6 @@ def progress(chapter: str | int) -> None:
 
 # --- the exercises ---------------------------------------------------------------------
 
-def _geometric_mean(precisions, weights) -> float:
-    # the formula written out: exp(Σ w log p), and 0 as soon as a weighted p is 0
-    if any(w > 0 and p == 0 for p, w in zip(precisions, weights, strict=True)):
-        return 0.0
-    return math.exp(sum(w * math.log(p) for p, w in zip(precisions, weights, strict=True)
-                        if w > 0))
-
-
 def _my_bleu_reference(candidate: str, references: list[str]) -> float:
     return sentence_bleu(candidate, references, tokenizer="none", lowercase=True,
                          smoothing="none", effective_order=False).score
@@ -208,7 +205,7 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
     Exercise("4.2", "最接近的参考长度 my_closest_ref_length", closest_ref_length, (
         (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),
     ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。"),
-    Exercise("5.1", "加权几何平均 my_geometric_mean", _geometric_mean, (
+    Exercise("5.1", "加权几何平均 my_geometric_mean", geometric_mean, (
         ([1.0, 0.8, 0.5, 0.25], [0.25] * 4), ([1.0, 1.0, 1.0, 2 / 3], [0.25] * 4),
         ([0.5, 0.5], [0.5, 0.5]), ([0.9, 0.0, 0.5, 0.5], [0.25] * 4),
         ([0.9, 0.0, 0.5], [0.5, 0.0, 0.5]),

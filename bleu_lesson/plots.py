@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 
 import matplotlib
+import matplotlib.pyplot  # noqa: F401  loads Jupyter's inline backend, so a Figure displays
 
 matplotlib.rcParams["svg.hashsalt"] = "bleu-lesson"  # stable SVG ids, should one be saved
 from matplotlib.figure import Figure  # noqa: E402

@@ -306,7 +306,8 @@ def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float])
             term = f"{w * math.log(p):.4f}"
         rows.append((f"p{n}", f"{p:.4f}", f"{w:.4f}", term))
     geo = 0.0 if zero else math.exp(log_sum)
-    arith = sum(p * w for p, w in zip(precisions, weights, strict=True)) / sum(weights)
+    # both weighted the same way as BLEU weighs them (no renormalising): Σ w·p vs exp(Σ w·log p)
+    arith = sum(p * w for p, w in zip(precisions, weights, strict=True))
     note = " · 有一个精确率为 0，几何平均为 0 (one zero precision zeroes it)" if zero else ""
     return (f"<div><b>几何平均 (geometric) = {geo:.4f}</b> · "
             f"算术平均 (arithmetic) = {arith:.4f}{note}</div>"
