@@ -194,7 +194,7 @@ class WMT22(Corpus):
 
 
 #: Chapter 07's small corpus: ten zh→en segments, two references, a good and a weak
-#: system (the weak one has a very short output and one output for the wrong sentence).
+#: system (the weak one is terse throughout, and its last output translates the wrong sentence).
 TOY_CORPUS = Corpus(
     pair="zh-en",
     source=(
