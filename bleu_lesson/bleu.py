@@ -395,7 +395,8 @@ class BleuScorer:
         refs = _check_corpus_references(references)
         self._tokenize = self.options.get_tokenizer()
         order = self.options.order
-        counts = {len(r) for r in refs}
+        self._counts = [len(r) for r in refs]
+        counts = set(self._counts)
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
         tokenize = self._tokenize
         self._refs = [_reference_info([tokenize(r) for r in segment], order) for segment in refs]
@@ -423,7 +424,7 @@ class BleuScorer:
                 f"candidates and references must have the same length: {len(cands)} "
                 f"candidates, {len(self._refs)} segments of references"
                 + (" (sacrebleu's layout refs[k][i]? convert it with references_from_streams)"
-                   if len(self._refs) <= 4 < len(cands) else "")
+                   if self._counts and all(n == len(cands) for n in self._counts) else "")
             )
         order = self.options.order
         tokenize, ref_length = self._tokenize, self._ref_length

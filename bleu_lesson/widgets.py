@@ -38,7 +38,7 @@ __all__ = [
     "render_geometric_mean", "GeometricMeanExplorer",
     "render_bleu", "BleuExplorer",
     "render_corpus", "CorpusExplorer",
-    "render_tools", "matching_tools", "tool_options", "ToolsExplorer",
+    "render_tools", "matching_tools", "tool_options", "knobs_of", "ToolsExplorer",
     "render_systems", "SystemsExplorer",
 ]
 
@@ -450,7 +450,7 @@ TOOL_KNOBS: dict[str, dict[str, object]] = {
 }
 
 
-def _knobs_of(variant) -> dict[str, object]:
+def knobs_of(variant) -> dict[str, object]:
     """A preset from ``variants`` as the explorer's knob values."""
     from .variants import space_split
 
@@ -496,7 +496,7 @@ def matching_tools(knobs: dict[str, object]) -> list[str]:
             k["effective order"] = False  # NLTK's methods have no effective order
         return k
 
-    return [name for name, v in VARIANTS.items() if norm(_knobs_of(v)) == norm(knobs)]
+    return [name for name, v in VARIANTS.items() if norm(knobs_of(v)) == norm(knobs)]
 
 
 def render_tools(candidate: str, references: str | Sequence[str],
@@ -529,7 +529,7 @@ class ToolsExplorer(_Explorer):
                  preset: str = "sacrebleu") -> None:
         from .variants import VARIANTS
 
-        start = _knobs_of(VARIANTS[preset])
+        start = knobs_of(VARIANTS[preset])
         self.candidate = _text(candidate, "候选 cand.")
         self.references = _text("\n".join(references), "参考 refs", rows=3)
         self.knobs = {}
