@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from .bleu import BleuResult, BleuScorer
 from .stats import BleuStats, sum_stats
 
-__all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "paired_bootstrap",
-           "resample_scores"]
+__all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "bootstrap_indices",
+           "paired_bootstrap", "resample_scores"]
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,11 @@ def _check_samples(n_samples: object) -> int:
     return n_samples
 
 
-def _indices(n_segments: int, n_samples: int, seed: int | None):
-    """sacrebleu's resampling indices: ``default_rng(seed).choice(n, (samples, n))``."""
+def bootstrap_indices(n_segments: int, n_samples: int = 1000, seed: int | None = 12345):
+    """sacrebleu's resampling indices: ``default_rng(seed).choice(n, (samples, n))``.
+
+    Row i lists the segments (with repeats) of resample i; a numpy array.
+    """
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -129,7 +132,7 @@ def bootstrap_ci(candidates: Sequence[str], references, *, n_samples: int = 1000
     scorer = _scorer(references, options)
     stats = scorer.segment_stats(candidates)
     actual: BleuResult = scorer.score_stats(sum_stats(stats))
-    scores = resample_scores(stats, scorer, _indices(len(stats), n_samples, seed))
+    scores = resample_scores(stats, scorer, bootstrap_indices(len(stats), n_samples, seed))
     mean, ci = _estimate_ci(scores)
     return BootstrapResult(actual.score, mean, ci, n_samples, seed)
 
@@ -148,7 +151,7 @@ def paired_bootstrap(baseline: Sequence[str], system: Sequence[str], references,
     sys_stats = scorer.segment_stats(system)
     base_score = scorer.score_stats(sum_stats(base_stats)).score
     sys_score = scorer.score_stats(sum_stats(sys_stats)).score
-    idx = _indices(len(sys_stats), n_samples, seed)
+    idx = bootstrap_indices(len(sys_stats), n_samples, seed)
     base_scores = resample_scores(base_stats, scorer, idx)
     sys_scores = resample_scores(sys_stats, scorer, idx)
     mean, ci = _estimate_ci(sys_scores)
