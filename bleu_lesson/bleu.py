@@ -21,12 +21,12 @@ BLEU = 90.36 100.0/100.0/100.0/66.7 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_le
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._version import __version__
 from .brevity import TIE_RULES, brevity_penalty
+from .clipping import count_matches, reference_counts
 from .smoothing import (
     NLTK_METHODS,
     SACREBLEU_METHODS,
@@ -325,51 +325,6 @@ def references_from_streams(*streams: Sequence[str | None]) -> list[list[str]]:
 
 
 # --- the scorer -----------------------------------------------------------------------
-# The counting below is the clipping of ``bleu_lesson.clipping`` (min of the candidate's
-# count and the references' maximum, summed), arranged for speed: the references of a
-# segment are reduced once to {n-gram: max count} (unigrams keyed by the bare token) and
-# a frozenset of those keys. For a candidate, an order whose n-grams are all distinct
-# (the usual case) has exactly |set(n-grams) ∩ keys| matches, one C-level set
-# intersection; only repeated n-grams need the per-n-gram min(count, max ref count).
-
-def _reference_info(tokens: list[list[str]], order: int) -> tuple[dict, frozenset, tuple]:
-    maxima: dict = {}
-    get = maxima.get
-    for ref in tokens:
-        counts: Counter = Counter(ref)
-        for n in range(2, order + 1):
-            counts.update(zip(*[ref[i:] for i in range(n)], strict=False))
-        for gram, c in counts.items():
-            if c > get(gram, 0):
-                maxima[gram] = c
-    return maxima, frozenset(maxima), tuple(len(t) for t in tokens)
-
-
-def _count_matches(tokens: list[str], maxima: dict, keys: frozenset,
-                   order: int) -> list[int]:
-    length = len(tokens)
-    matches = [0] * order
-    shifted = []
-    for n in range(1, min(order, length) + 1):
-        if n == 1:
-            grams = tokens
-        else:
-            shifted.append(tokens[n - 1:])
-            grams = list(zip(tokens, *shifted, strict=False))
-        distinct = set(grams)
-        m = len(keys.intersection(distinct))
-        if len(distinct) != len(grams):  # repeated n-grams: clip each at its maximum
-            get = maxima.get
-            for gram, c in Counter(grams).items():
-                if c > 1:
-                    r = get(gram)
-                    if r and r > 1:
-                        m += (c if c < r else r) - 1
-        if not m:  # no n-gram matched, so no longer one can
-            break
-        matches[n - 1] = m
-    return matches
-
 
 _MEMO_LIMIT = 1 << 17  # entries; about 40 systems x 3000 segments
 
@@ -399,7 +354,7 @@ class BleuScorer:
         counts = set(self._counts)
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
         tokenize = self._tokenize
-        self._refs = [_reference_info([tokenize(r) for r in segment], order) for segment in refs]
+        self._refs = [reference_counts([tokenize(r) for r in segment], order) for segment in refs]
         # (segment, candidate text) -> counts: systems often agree on a segment, and the
         # same system is scored again by widgets and resampling
         self._memo: dict[tuple[int, str], tuple[int, int, list[int]]] = {}
@@ -422,7 +377,8 @@ class BleuScorer:
         if len(cands) != len(self._refs):
             raise ValueError(
                 f"candidates and references must have the same length: {len(cands)} "
-                f"candidates, {len(self._refs)} segments of references"
+                f"candidates, {len(self._refs)} segment{'s' if len(self._refs) != 1 else ''} "
+                "of references"
                 + (" (sacrebleu's layout refs[k][i]? convert it with references_from_streams)"
                    if self._counts and all(n == len(cands) for n in self._counts) else "")
             )
@@ -437,7 +393,7 @@ class BleuScorer:
                 tokens = tokenize(cand)
                 hyp_len = len(tokens)
                 counts = memo[i, cand] = (hyp_len, ref_length(hyp_len, ref_lens),
-                                          _count_matches(tokens, maxima, keys, order))
+                                          count_matches(tokens, maxima, keys, order))
             yield counts
 
     def segment_stats(self, candidates: Sequence[str]) -> list[BleuStats]:

@@ -26,7 +26,7 @@ __all__ = [
     "max_reference_counts",
     "clipped_counts",
     "clipping_table",
-    "reference_ngram_maxima",
+    "reference_counts",
     "count_matches",
 ]
 
@@ -96,45 +96,61 @@ def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]]
 
 
 # --- the fast path used by the scorer -------------------------------------------------
-# Same arithmetic as above, for all orders at once: the references of a segment are
-# reduced once to one dict {n-gram: max count} over every order (as sacrebleu caches
-# them), and a candidate is matched against that dict.
+# The same clipping for all orders at once, arranged for speed (``BleuScorer`` uses it;
+# a property test checks it against ``clipped_counts``). The references of a segment are
+# reduced once to {n-gram: max count} over every order (unigrams keyed by the bare token)
+# and the frozenset of those keys, as sacrebleu caches them. For a candidate, an order
+# whose n-grams are all distinct (the usual case) has exactly |set(n-grams) ∩ keys|
+# matches, one C-level set intersection; only repeated n-grams need the per-n-gram
+# min(count, max ref count).
 
-def reference_ngram_maxima(references: Sequence[Sequence[str]], max_n: int) -> dict[NGram, int]:
-    """All orders 1 … max_n at once: n-gram → its largest count in any one reference.
+def reference_counts(references: Sequence[Sequence[str]],
+                     max_n: int) -> tuple[dict, frozenset, tuple[int, ...]]:
+    """``(maxima, keys, lengths)`` of one segment's references, for ``count_matches``.
 
-    >>> reference_ngram_maxima([["a", "b"], ["a", "a"]], 2)[("a",)]
-    2
+    >>> maxima, keys, lengths = reference_counts([["a", "b"], ["a", "a"]], 2)
+    >>> maxima["a"], maxima[("a", "b")], lengths
+    (2, 1, (2, 2))
     """
-    maxima: dict[NGram, int] = {}
+    maxima: dict = {}
     get = maxima.get
     for ref in references:
-        counts: Counter[NGram] = Counter()
-        for n in range(1, max_n + 1):
+        counts: Counter = Counter(ref)
+        for n in range(2, max_n + 1):
             counts.update(zip(*[ref[i:] for i in range(n)], strict=False))
         for gram, c in counts.items():
             if c > get(gram, 0):
                 maxima[gram] = c
-    return maxima
+    return maxima, frozenset(maxima), tuple(len(ref) for ref in references)
 
 
-def count_matches(candidate: Sequence[str], maxima: dict[NGram, int],
-                  max_n: int) -> tuple[list[int], list[int]]:
-    """Clipped matches and totals of every order 1 … max_n against ``maxima``.
+def count_matches(candidate: Sequence[str], maxima: dict, keys: frozenset,
+                  max_n: int) -> list[int]:
+    """Clipped matches of every order 1 … max_n against ``reference_counts``' result.
 
-    >>> count_matches("a a b".split(), reference_ngram_maxima([["a", "b"]], 2), 2)
-    ([2, 1], [3, 2])
+    >>> maxima, keys, _ = reference_counts([["a", "b"]], 2)
+    >>> count_matches("a a b".split(), maxima, keys, 2)    # a: min(2, 1), b: 1; "a b": 1
+    [2, 1]
     """
+    length = len(candidate)
     matches = [0] * max_n
-    totals = [0] * max_n
-    get = maxima.get
-    for n in range(1, max_n + 1):
-        counts = Counter(zip(*[candidate[i:] for i in range(n)], strict=False))
-        m = 0
-        for gram, c in counts.items():
-            r = get(gram)
-            if r:
-                m += c if c < r else r
+    shifted: list = []
+    for n in range(1, min(max_n, length) + 1):
+        if n == 1:
+            grams = candidate
+        else:
+            shifted.append(candidate[n - 1:])
+            grams = list(zip(candidate, *shifted, strict=False))
+        distinct = set(grams)
+        m = len(keys.intersection(distinct))
+        if len(distinct) != len(grams):  # repeated n-grams: clip each at its maximum
+            get = maxima.get
+            for gram, c in Counter(grams).items():
+                if c > 1:
+                    r = get(gram)
+                    if r and r > 1:
+                        m += (c if c < r else r) - 1
+        if not m:  # no n-gram matched, so no longer one can
+            break
         matches[n - 1] = m
-        totals[n - 1] = max(len(candidate) - n + 1, 0)
-    return matches, totals
+    return matches

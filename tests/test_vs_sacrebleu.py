@@ -271,8 +271,8 @@ def test_str_is_sacrebleus_line_for_a_corpus(smoothing):
 
 def test_str_rounds_precisions_like_sacrebleu():
     # 100 * (23 / 80) is 28.749999999999996 in floating point; sacrebleu computes
-    # 100. * 23 / 80 == 28.75 and prints 28.8: ours must print the same
-    # smallest total where the two roundings differ (found by scanning t = 1 … 300)
+    # 100. * 23 / 80 == 28.75 and prints 28.8: ours must print the same. 23/80 is the
+    # smallest total where the two roundings differed (found by scanning t = 1 … 300).
     cand, ref = "a " * 23 + "x " * 57, "a " * 23
     theirs = sacrebleu.corpus_bleu([cand], [[ref]])
     assert theirs.prec_str.startswith("28.8/")       # 100. * 23 / 80 == 28.75 exactly

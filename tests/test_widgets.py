@@ -168,7 +168,8 @@ def test_corpus_explorer_matches_the_library():
 def test_tools_explorer_names_the_tool_and_its_score():
     from bleu_lesson import variants
 
-    cand, refs = "The cat is on the mat.", ["The cat is sitting on the mat.", "A cat is on the mat."]
+    cand = "The cat is on the mat."
+    refs = ["The cat is sitting on the mat.", "A cat is on the mat."]
     for name in variants.VARIANTS:
         ex = widgets.ToolsExplorer(cand, refs, preset=name)
         assert widgets.matching_tools(ex.knob_values()) == [name]

@@ -1,0 +1,144 @@
+"""Bad input fails early, with the right exception and a message that names the argument.
+
+One table: each row is the call, the exception type, and a regex the message must match.
+Conventions §1: ``ValueError`` for a value out of range, ``TypeError`` for a wrong type, and the
+message says which argument and what was expected.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bleu_lesson import (
+    BleuScorer,
+    closest_ref_length,
+    corpus_bleu,
+    references_from_streams,
+    sentence_bleu,
+)
+
+OK = ["the cat is on the mat"]
+
+
+def bleu(**kwargs):
+    """sentence_bleu with one good candidate and reference, and one bad option."""
+    return lambda: sentence_bleu("the cat", OK, **kwargs)
+
+
+def corpus(**kwargs):
+    return lambda: corpus_bleu(["the cat"], [OK], **kwargs)
+
+
+BAD_INPUT = [
+    # --- references ---
+    ("empty reference list (sentence)", lambda: sentence_bleu("the cat", []),
+     ValueError, r"at least one reference is required"),
+    ("empty reference list (corpus segment)", lambda: corpus_bleu(["the cat"], [[]]),
+     ValueError, r"at least one reference is required.*references\[0\]"),
+    ("segment whose references are all None", lambda: corpus_bleu(
+        ["the cat"], references_from_streams([None])),
+     ValueError, r"at least one reference is required"),
+    ("references as str (sentence)", lambda: sentence_bleu("the cat", "the cat"),
+     TypeError, r"references must be a list"),
+    ("references as str (corpus)", lambda: corpus_bleu(["the cat"], "the cat"),
+     TypeError, r"references must be a list"),
+    ("references[i] as str", lambda: corpus_bleu(["the cat"], ["the cat"]),
+     TypeError, r"references\[0\] must be a list"),
+    ("int in references", lambda: sentence_bleu("the cat", ["the cat", 3]),
+     TypeError, r"references\[1\] must be a str, got int"),
+    ("int in a corpus segment's references", lambda: corpus_bleu(["the cat"], [["a", 3]]),
+     TypeError, r"references\[0\]\[1\] must be a str"),
+    # --- candidates and corpus shape ---
+    ("empty corpus", lambda: corpus_bleu([], []),
+     ValueError, r"candidates must not be empty"),
+    ("candidates but no references", lambda: corpus_bleu(["the cat"], []),
+     ValueError, r"references must not be empty"),
+    ("more candidates than references", lambda: corpus_bleu(["a", "b"], [OK]),
+     ValueError, r"candidates and references must have the same length"),
+    ("more references than candidates", lambda: corpus_bleu(["a"], [OK, OK]),
+     ValueError, r"candidates and references must have the same length"),
+    ("candidates as str", lambda: corpus_bleu("the cat", [OK]),
+     TypeError, r"candidates must be a list"),
+    ("candidates as str (BleuScorer)", lambda: BleuScorer([OK]).score("the cat"),
+     TypeError, r"candidates must be a list"),
+    ("None in candidates", lambda: corpus_bleu([None], [OK]),
+     TypeError, r"candidates\[0\] must be a str, got NoneType"),
+    ("None as the candidate", lambda: sentence_bleu(None, OK),
+     TypeError, r"candidate must be a str"),
+    # --- max_n ---
+    ("max_n=0", bleu(max_n=0), ValueError, r"max_n must be at least 1"),
+    ("max_n=-1", corpus(max_n=-1), ValueError, r"max_n must be at least 1"),
+    ("max_n=2.5", bleu(max_n=2.5), TypeError, r"max_n must be an int"),
+    ("max_n=True", bleu(max_n=True), TypeError, r"max_n must be an int"),
+    # --- weights ---
+    ("weights wrong length", bleu(weights=(0.5, 0.5)), ValueError, r"weights.*4"),
+    ("weights wrong length for max_n=2", bleu(max_n=2, weights=(1 / 3,) * 3),
+     ValueError, r"weights.*2"),
+    ("weights negative", bleu(weights=(0.5, 0.5, 0.5, -0.5)), ValueError, r"weights.*negative"),
+    ("weights all zero", corpus(weights=(0, 0, 0, 0)), ValueError, r"weights.*zero"),
+    ("weights NaN", bleu(weights=(float("nan"),) * 4), ValueError, r"weights"),
+    ("weights a string", bleu(weights="0.25"), TypeError, r"weights must be a sequence"),
+    ("weights a string of length max_n", bleu(weights="abcd"), TypeError, r"weights"),
+    ("weights not numbers", bleu(weights=("a",) * 4), TypeError, r"weights must be numbers"),
+    # --- tokenizer and smoothing ---
+    ("unknown tokenizer", bleu(tokenizer="moses"), ValueError, r"tokenizer must be one of"),
+    ("unknown tokenizer (corpus)", corpus(tokenizer="13A"), ValueError, r"tokenizer"),
+    ("tokenizer neither name nor callable", bleu(tokenizer=3), TypeError, r"tokenizer"),
+    ("tokenizer callable returning str", bleu(tokenizer=str.strip), TypeError,
+     r"tokenizer .*must return a list of str"),
+    ("unknown smoothing", bleu(smoothing="add-one"), ValueError, r"smoothing must be one of"),
+    ("unknown smoothing (corpus)", corpus(smoothing="method8"), ValueError, r"smoothing"),
+    ("unknown smoothing (BleuScorer)", lambda: BleuScorer([OK], smoothing="Exp"),
+     ValueError, r"smoothing"),
+    ("smooth_value for a method without one", bleu(smoothing="exp", smooth_value=1),
+     ValueError, r"smooth_value"),
+    ("smooth_value negative", bleu(smoothing="floor", smooth_value=-1),
+     ValueError, r"smooth_value"),
+    # --- the pieces ---
+    ("closest_ref_length with no references", lambda: closest_ref_length(3, []),
+     ValueError, r"at least one reference length is required"),
+    ("closest_ref_length unknown tie rule", lambda: closest_ref_length(3, [2], tie="longer"),
+     ValueError, r"tie"),
+    ("references_from_streams with no stream", lambda: references_from_streams(),
+     ValueError, r"at least one reference stream"),
+    ("references_from_streams of different lengths",
+     lambda: references_from_streams(["a"], ["a", "b"]),
+     ValueError, r"reference streams must have the same length"),
+]
+
+
+@pytest.mark.parametrize("call, error, message", [row[1:] for row in BAD_INPUT],
+                         ids=[row[0] for row in BAD_INPUT])
+def test_bad_input_raises(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_the_table_uses_only_value_and_type_errors():
+    # ValueError and TypeError are disjoint, so each row pins exactly one of them
+    assert {row[2] for row in BAD_INPUT} == {ValueError, TypeError}
+
+
+# --- not errors ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("smoothing", ["none", "floor", "add-k", "exp", "method1", "method3"])
+def test_empty_candidate_scores_0_with_bp_0(smoothing):
+    # c = 0 < r: BP = 0 and there is no n-gram to match (sacrebleu gives the same)
+    result = sentence_bleu("", OK, smoothing=smoothing)
+    assert result.score == 0.0
+    assert result.bp == 0.0
+    assert (result.hyp_len, result.ref_len) == (0, 6)
+    assert result.matches == result.totals == (0, 0, 0, 0)
+
+
+def test_empty_candidates_in_a_corpus_are_not_errors():
+    result = corpus_bleu(["", "the cat"], [OK, ["the cat"]], tokenizer="none", max_n=2,
+                         smoothing="none")
+    # hand arithmetic: p1 = 2/2, p2 = 1/1; c = 2, r = 6 + 2 = 8, BP = exp(1 - 8/2) = e^-3
+    assert result.matches == (2, 1) and result.totals == (2, 1)
+    assert result.score == pytest.approx(2.718281828459045 ** -3, abs=1e-12)
+
+
+def test_empty_reference_string_is_a_reference_of_length_0():
+    result = sentence_bleu("the cat", [""], tokenizer="none", smoothing="none")
+    assert (result.hyp_len, result.ref_len, result.bp, result.score) == (2, 0, 1.0, 0.0)
