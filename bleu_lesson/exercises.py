@@ -21,6 +21,7 @@ It never shows the solution's code, only values. Results are kept per kernel in
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,10 +154,16 @@ def progress(chapter: str | int) -> None:
     labels = {"pass": "✔ 通过", "fail": "✘ 未通过", "error": "✘ 出错",
               "not-done": "… 还没有完成", None: "· 还没有检查"}
     done = sum(1 for ex in mine if ex.id in results and results[ex.id].status == "pass")
-    print(f"第 {int(chapter)} 章练习进度 (progress): {done}/{len(mine)} 通过")
+    if mine:
+        print(f"第 {int(chapter)} 章练习进度 (progress): {done}/{len(mine)} 通过")
+    else:
+        print(f"第 {int(chapter)} 章没有编程练习 (no exercises in this chapter)")
     for ex in mine:
         status = results[ex.id].status if ex.id in results else None
         print(f"  练习 {ex.id} {ex.title}: {labels[status]}")
+    quiz = sys.modules.get("bleu_lesson.quiz")  # only if the chapter showed its quiz
+    if quiz is not None and chapter in quiz.QUIZZES:
+        print(f"  {quiz.progress_line(chapter)}")
 
 
 # --- the exercises ---------------------------------------------------------------------

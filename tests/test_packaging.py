@@ -133,8 +133,14 @@ def test_environment_yml_installs_python_pip_and_the_package_itself():
     names = {split_requirement(item)[0] for item in conda}
     assert {"python", "pip"} <= names
     python_constraint = dict(split_requirement(item) for item in conda)["python"]
-    requires_python = load_pyproject()["project"]["requires-python"]
-    assert python_constraint == requires_python.replace(" ", "")
+    # repo2docker (Binder) only reads a pin of the form python=3.X; a range is ignored and
+    # it falls back to its own default Python. The pin must satisfy requires-python.
+    pin = re.fullmatch(r"=(\d+)\.(\d+)", python_constraint)
+    assert pin, f"pin Python as python=3.X for repo2docker, got python{python_constraint}"
+    minimum = re.fullmatch(r">=(\d+)\.(\d+)",
+                           load_pyproject()["project"]["requires-python"].replace(" ", ""))
+    assert minimum, "requires-python should be a plain >=3.X"
+    assert tuple(map(int, pin.groups())) >= tuple(map(int, minimum.groups()))
     assert any(re.fullmatch(r"(-e\s+|--editable[= ]\s*)?\.", item) for item in pip), (
         f"the pip section must install the package itself ('- -e .'), got {pip}"
     )

@@ -1,0 +1,56 @@
+"""How long one explorer update takes: recompute + render, no plot.
+
+    python benchmarks/bench_widgets.py [--repeat 200]
+
+Drives ``BleuExplorer`` headlessly with a 30-word candidate and three 30-word
+references, changing the candidate text each time (which fires the observer, recomputes
+BLEU and renders the HTML), and prints the median and 95th percentile in milliseconds.
+The pure ``render_bleu`` is timed too, to show what the ipywidgets wiring adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bleu_lesson.widgets import BleuExplorer, render_bleu
+
+WORDS = ("the a cat dog sat on mat is was there here and of to in it that with for "
+         "as by at from this be are not").split()
+
+
+def sentence(rng: random.Random, n: int = 30) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=200)
+    args = parser.parse_args()
+    rng = random.Random(1)
+    refs = [sentence(rng) for _ in range(3)]
+    candidates = [sentence(rng) for _ in range(args.repeat)]
+    explorer = BleuExplorer(candidates[0], refs)
+
+    widget_ms = []
+    for cand in candidates:
+        start = time.perf_counter()
+        explorer.candidate.value = cand + " "  # always a change, so the observer fires
+        widget_ms.append(1000 * (time.perf_counter() - start))
+    render_ms = []
+    ref_text = "\n".join(refs)
+    for cand in candidates:
+        start = time.perf_counter()
+        render_bleu(cand, ref_text)
+        render_ms.append(1000 * (time.perf_counter() - start))
+    for label, ms in (("BleuExplorer update", widget_ms), ("render_bleu alone", render_ms)):
+        q = statistics.quantiles(ms, n=20)
+        print(f"{label:20} median {statistics.median(ms):.3f} ms, p95 {q[-1]:.3f} ms "
+              f"({len(ms)} updates, 3 references of 30 words)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,183 @@
+"""The chapter quizzes: their data is well formed, and the widget works headlessly."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+quiz = pytest.importorskip("bleu_lesson.quiz")
+
+CHAPTERS = [f"{n:02d}" for n in range(10)]
+ALL_QUESTIONS = [(ch, i, q) for ch in CHAPTERS for i, q in enumerate(quiz.QUIZZES.get(ch, ()))]
+IDS = [f"{ch}-q{i + 1}" for ch, i, _ in ALL_QUESTIONS]
+
+
+@pytest.fixture(autouse=True)
+def _clean_answers():
+    quiz.reset()
+    yield
+    quiz.reset()
+
+
+def test_every_chapter_has_two_or_three_questions():
+    assert sorted(quiz.QUIZZES) == CHAPTERS
+    for chapter, questions in quiz.QUIZZES.items():
+        assert isinstance(questions, tuple)
+        assert 2 <= len(questions) <= 3, chapter
+
+
+@pytest.mark.parametrize(("chapter", "index", "question"), ALL_QUESTIONS, ids=IDS)
+def test_question_is_well_formed(chapter, index, question):
+    assert isinstance(question, quiz.Question)
+    assert question.prompt.strip()
+    assert isinstance(question.choices, tuple) and len(question.choices) >= 2
+    assert sum(c.correct for c in question.choices) == 1
+    texts = [c.text.strip() for c in question.choices]
+    assert len(set(texts)) == len(texts), f"duplicate choices in {chapter} question {index + 1}"
+    for choice in question.choices:
+        assert isinstance(choice, quiz.Choice)
+        assert choice.text.strip()
+        assert isinstance(choice.correct, bool)
+        assert choice.explanation.strip(), f"{chapter} q{index + 1}: {choice.text!r} unexplained"
+        assert choice.explanation.strip() != choice.text.strip()
+
+
+def test_dataclasses_are_frozen_and_validated():
+    q = quiz.QUIZZES["03"][0]
+    with pytest.raises(AttributeError):
+        q.prompt = "changed"
+    with pytest.raises(AttributeError):
+        q.choices[0].correct = not q.choices[0].correct
+    two_right = (quiz.Choice("a", True, "why a"), quiz.Choice("b", True, "why b"))
+    with pytest.raises(ValueError, match="exactly one correct"):
+        quiz.Question("?", two_right)
+
+
+def test_correct_answer_is_not_always_in_the_same_place():
+    positions = {q.correct_index for _, _, q in ALL_QUESTIONS}
+    assert len(positions) >= 3
+    for chapter, questions in quiz.QUIZZES.items():
+        assert len({q.correct_index for q in questions}) > 1, chapter
+
+
+def test_the_seed_numbers_are_taught_right():
+    # chapter 0 asks for the seed's single-reference BLEU: the code gives 0.0000, not 0.6065
+    q = quiz.QUIZZES["00"][0]
+    right = q.choices[q.correct_index]
+    assert right.text == "0.0000"
+    assert any(c.text == "0.6065" and not c.correct for c in q.choices)
+
+
+def test_render_feedback_verdicts():
+    q = quiz.QUIZZES["05"][0]
+    assert quiz.render_feedback(q, None) == ""
+    for k, choice in enumerate(q.choices):
+        html = quiz.render_feedback(q, k)
+        assert (quiz.CORRECT in html) is choice.correct
+        assert (quiz.WRONG in html) is (not choice.correct)
+    with pytest.raises(ValueError, match="choice_index"):
+        quiz.render_feedback(q, len(q.choices))
+
+
+def test_render_feedback_escapes_html():
+    q = quiz.Question("<b>?</b>", (quiz.Choice("<x>", True, "a < b & `c`"),
+                                    quiz.Choice("y", False, "no")))
+    html = quiz.render_feedback(q, 0)
+    assert "<x>" not in html and "&lt;x&gt;" in html
+    assert "a &lt; b &amp; <code>c</code>" in html
+
+
+def _plain(html: str) -> str:
+    text = re.sub(r"<[^>]+>", "", html)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"') \
+        .replace("&#x27;", "'").replace("&amp;", "&")
+
+
+def _plain_markup(text: str) -> str:
+    return text.replace("`", "")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_widget_headless(chapter):
+    widget = quiz.Quiz(chapter)
+    questions = quiz.QUIZZES[chapter]
+    assert len(widget.radios) == len(widget.feedback) == len(questions)
+    for radio, feedback in zip(widget.radios, widget.feedback, strict=True):
+        assert radio.value is None
+        assert feedback.value == ""
+        assert "bleu-quiz-feedback" in feedback._dom_classes
+    assert widget.summary.value == f"测验 (quiz): 0/{len(questions)} 答对"
+
+    for i, (radio, feedback, question) in enumerate(
+            zip(widget.radios, widget.feedback, questions, strict=True)):
+        assert [value for _, value in radio.options] == list(range(len(question.choices)))
+        for k, choice in enumerate(question.choices):
+            radio.value = k
+            shown = _plain(feedback.value)
+            verdict = quiz.CORRECT if choice.correct else quiz.WRONG
+            assert verdict in shown
+            other = quiz.WRONG if choice.correct else quiz.CORRECT
+            assert other not in shown
+            assert _plain_markup(choice.explanation) in shown
+            assert quiz.answers[chapter, i] is choice.correct
+        # leave each question answered right, one after the other
+        radio.value = question.correct_index
+        assert widget.summary.value == f"测验 (quiz): {i + 1}/{len(questions)} 答对"
+    assert quiz.progress_line(chapter) == f"测验 (quiz): {len(questions)}/{len(questions)} 答对"
+
+
+def test_answers_keep_the_latest_pick_and_progress_counts_right_ones():
+    widget = quiz.Quiz(3)  # an int works too
+    q0 = widget.questions[0]
+    wrong = next(k for k, c in enumerate(q0.choices) if not c.correct)
+    widget.radios[0].value = q0.correct_index
+    widget.radios[0].value = wrong
+    assert quiz.answers == {("03", 0): False}
+    assert quiz.progress_line("03") == "测验 (quiz): 0/3 答对"
+    widget.radios[0].value = q0.correct_index
+    widget.radios[1].value = widget.questions[1].correct_index
+    assert quiz.progress_line("3") == "测验 (quiz): 2/3 答对"
+    assert quiz.progress_line("04").startswith("测验 (quiz): 0/")  # other chapters untouched
+    quiz.reset("03")
+    assert quiz.answers == {}
+
+
+def test_unknown_chapter():
+    for bad in ("10", "xx", None):
+        with pytest.raises(ValueError, match="no quiz for chapter"):
+            quiz.Quiz(bad)
+        with pytest.raises(ValueError, match="no quiz for chapter"):
+            quiz.progress_line(bad)
+
+
+def test_show_prints_questions_and_choices_without_answers(capsys):
+    quiz.show("07")
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "第 7 章测验 (quiz)：3 题"
+    for i, question in enumerate(quiz.QUIZZES["07"], start=1):
+        assert f"{i}. {question.prompt}" in lines
+        for letter, choice in zip("ABCD", question.choices, strict=False):
+            assert f"   {letter}. {choice.text}" in lines
+            assert choice.explanation not in out
+    assert quiz.CORRECT not in out and quiz.WRONG not in out
+
+
+def test_show_is_stable_across_processes():
+    # printed before the widget cell under nbval: it must not depend on hash seeds
+    code = "from bleu_lesson import quiz; quiz.show('01')"
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout
+            for seed in ("1", "2")}
+    assert len(outs) == 1
+
+
+def test_import_bleu_lesson_does_not_import_the_quiz():
+    code = "import sys, bleu_lesson; print('bleu_lesson.quiz' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
