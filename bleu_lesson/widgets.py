@@ -322,7 +322,8 @@ class GeometricMeanExplorer(_Explorer):
         self.precisions = [widgets.FloatSlider(value=p, min=0, max=1, step=0.01,
                                                description=f"p{i}", continuous_update=False)
                            for i, p in enumerate(precisions, start=1)]
-        self.weights = [widgets.FloatSlider(value=w, min=0, max=1, step=0.05,
+        # step 0.0125 reaches d2l's weights 1/2, 1/4, 1/8, 1/16 exactly
+        self.weights = [widgets.FloatSlider(value=w, min=0, max=1, step=0.0125,
                                             description=f"w{i}", continuous_update=False)
                         for i, w in enumerate(weights, start=1)]
         super().__init__(
@@ -349,9 +350,11 @@ def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str 
     rows = [(f"p{n}", f"{m}/{t}", f"{p:.4f}")
             for n, (m, t, p) in enumerate(zip(r.matches, r.totals, r.precisions, strict=True),
                                           start=1)]
+    tokens = _tokenizer_for(tokenizer, lowercase)(candidate)
     return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
             f"<div>BP = {r.bp:.4f} · 候选长度 c = {r.hyp_len} · 参考长度 r = {r.ref_len} · "
             f"{len(refs)} 条参考 (references)</div>"
+            f"<div>候选词元 (candidate tokens): {tokens_html(tokens)}</div>"
             + table_html(["n", "截断匹配/总数 matches/total", "精确率 precision"], rows)
             + f"<div style='font-family:monospace;color:#555'>{html.escape(str(r))}</div>")
 
@@ -530,6 +533,9 @@ class ToolsExplorer(_Explorer):
         from .variants import VARIANTS
 
         start = knobs_of(VARIANTS[preset])
+        self.preset = widgets.Dropdown(options=list(VARIANTS), value=preset,
+                                       description="preset",
+                                       style={"description_width": "120px"})
         self.candidate = _text(candidate, "候选 cand.")
         self.references = _text("\n".join(references), "参考 refs", rows=3)
         self.knobs = {}
@@ -545,6 +551,24 @@ class ToolsExplorer(_Explorer):
         super().__init__([self.candidate, self.references, *self.knobs.values()],
                          lambda: render_tools(self.candidate.value, self.references.value,
                                               self.knob_values()))
+        self.children = (self.preset, *self.children)
+        self.preset.observe(self._apply_preset, names="value")
+
+    def _apply_preset(self, change: object = None) -> None:
+        """Set every knob to the chosen tool's rules (one re-render at the end)."""
+        from .variants import VARIANTS
+
+        knobs = knobs_of(VARIANTS[self.preset.value])
+        for knob, control in self.knobs.items():
+            if knob in TOOL_KNOBS:
+                value = next(k for k, v in TOOL_KNOBS[knob].items() if v == knobs[knob])
+            else:
+                value = knobs[knob]
+            with control.hold_trait_notifications():
+                control.unobserve(self.update, names="value")
+                control.value = value
+                control.observe(self.update, names="value")
+        self.update()
 
     def knob_values(self) -> dict[str, object]:
         values = {}

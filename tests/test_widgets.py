@@ -193,3 +193,22 @@ def test_systems_explorer_ranks_like_corpus_bleu():
     good_a = corpus_bleu(list(TOY_CORPUS.systems["good"]), TOY_CORPUS.references_for("A"))
     assert f"{100 * good_a.score:.2f}" in ex.result.value
     assert ex.result.value.index("good") < ex.result.value.index("weak")
+
+
+def test_tools_explorer_preset_menu_sets_every_knob():
+    from bleu_lesson import variants
+
+    cand = "The cat is on the mat."
+    refs = ["The cat is sitting on the mat.", "A cat is on the mat."]
+    ex = widgets.ToolsExplorer(cand, refs, preset="sacrebleu")
+    for name in ("seed", "nltk", "d2l", "hf", "sacrebleu"):
+        ex.preset.value = name
+        assert widgets.matching_tools(ex.knob_values()) == [name]
+        assert f"BLEU = {variants.score(name, cand, refs):.4f}" in ex.result.value
+
+
+def test_bleu_explorer_shows_the_candidate_tokens():
+    ex = widgets.BleuExplorer("The cat is on the mat.", ["The cat sat."], tokenizer="13a")
+    assert ">.</span>" in ex.result.value  # 13a splits the final period off
+    ex.tokenizer.value = "none"
+    assert ">mat.</span>" in ex.result.value
