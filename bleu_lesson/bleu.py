@@ -21,8 +21,10 @@ BLEU = 90.36 100.0/100.0/100.0/66.7 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_le
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import add
 
 from ._version import __version__
 from .brevity import TIE_RULES, brevity_penalty
@@ -367,9 +369,14 @@ class BleuScorer:
             return ref_lens[0]
         if self.options.ref_length == "shortest":
             return min(ref_lens)
-        if self.options.tie == "first":
-            return min(ref_lens, key=lambda r: abs(r - hyp_len))
-        return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+        best = ref_lens[0]
+        gap = abs(best - hyp_len)
+        shorter = self.options.tie == "shorter"
+        for r in ref_lens[1:]:  # closest; ties: the shorter (or the first listed)
+            d = abs(r - hyp_len)
+            if d < gap or (d == gap and shorter and r < best):
+                best, gap = r, d
+        return best
 
     def _segments(self, candidates: Sequence[str]):
         """Yield ``(hyp_len, ref_len, matches)`` for each candidate."""
@@ -410,14 +417,14 @@ class BleuScorer:
         order = self.options.order
         hyp_total = ref_total = 0
         matches = [0] * order
-        totals = [0] * order
+        lengths: Counter[int] = Counter()  # totals follow from the candidate lengths
         for hyp_len, ref_len, seg in self._segments(candidates):
             hyp_total += hyp_len
             ref_total += ref_len
-            for i in range(order):
-                matches[i] += seg[i]
-                if hyp_len > i:
-                    totals[i] += hyp_len - i
+            lengths[hyp_len] += 1
+            matches = list(map(add, matches, seg))
+        totals = [sum(k * max(length - i, 0) for length, k in lengths.items())
+                  for i in range(order)]
         return BleuStats(hyp_total, ref_total, tuple(matches), tuple(totals))
 
     def score_stats(self, stats: BleuStats) -> BleuResult:
