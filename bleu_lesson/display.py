@@ -7,7 +7,6 @@ Everything user-supplied is escaped.
 from __future__ import annotations
 
 import html
-import inspect
 from collections.abc import Iterable, Sequence
 
 __all__ = ["show_source", "tokens_html", "table_html", "highlight_html", "message_html"]
@@ -22,6 +21,8 @@ def show_source(obj: object) -> None:
     The chapters show the code they run this way, so the text on the page is always
     the code that produced the numbers below it.
     """
+    import inspect  # only when a chapter asks: it is slow to import
+
     module = inspect.getmodule(obj)
     name = getattr(obj, "__qualname__", getattr(obj, "__name__", repr(obj)))
     print(f"# {module.__name__ if module else '?'}.{name}")
