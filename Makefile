@@ -13,11 +13,12 @@ ARGS ?=
 # JupyterLab refuses to start as root without --allow-root.
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: help venv test lab notebooks lint bench clean distclean
+.PHONY: help venv test e2e lab notebooks lint bench clean distclean
 
 help:
 	@echo "make lab        open the course in JupyterLab (ARGS=\"--no-browser --port 9999\")"
-	@echo "make test       run every test: unit, doctests, notebooks (PYTEST_ARGS=...)"
+	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
+	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
 	@echo "make lint       ruff check"
 	@echo "make bench      run benchmarks/*.py"
@@ -37,6 +38,9 @@ $(STAMP): pyproject.toml
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+e2e: venv
+	$(BIN)/pytest tests/e2e -m e2e $(PYTEST_ARGS)
 
 lab: venv
 	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT) $(ARGS)

@@ -6,8 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-WMT22_README = "the WMT22 test data lives in ../shared/data/wmt22 (see its README)"
+from notebook_tools import WMT22_README
 
 
 @pytest.fixture(scope="session")
@@ -25,26 +24,14 @@ def wmt22_dir() -> Path:
 # Chapters that need the real WMT22 data: nbval would fail on them without it, so their
 # notebook items are skipped, with the reason in pytest's summary (-ra), when the data is
 # neither in BLEU_LESSON_WMT22_DIR nor in the user cache. Nothing is downloaded in tests.
-NEEDS_WMT22 = ("09_wmt22_case_study.ipynb",)
-
-
-def _wmt22_unavailable() -> str | None:
-    from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22
-
-    try:
-        for pair in ("zh-en", "en-zh"):
-            load_wmt22(pair, download=False)
-    except DatasetNotFoundError as exc:
-        first = str(exc).splitlines()[0]
-        return f"WMT22 data not available ({first}); {WMT22_README}"
-    return None
-
 
 def pytest_collection_modifyitems(config, items):
+    from notebook_tools import NEEDS_WMT22, wmt22_unavailable
+
     targets = [item for item in items if Path(str(item.fspath)).name in NEEDS_WMT22]
     if not targets:
         return
-    reason = _wmt22_unavailable()
+    reason = wmt22_unavailable()
     if reason is None:
         return
     for item in targets:

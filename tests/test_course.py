@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from notebook_tools import BEGIN, END, chapters, load, source
+from notebook_tools import BEGIN, END, NEEDS_WMT22, chapters, load, source, wmt22_unavailable
 
 from bleu_lesson import course
 from bleu_lesson.__main__ import main
@@ -59,10 +59,8 @@ def student_dir(tmp_path_factory):
 
 def test_student_copies_run_and_report_not_done(student_dir):
     """Every copy runs top to bottom without an error; every check says 还没有完成."""
-    from conftest import NEEDS_WMT22, _wmt22_unavailable
-
     copies = sorted(student_dir.glob("*.ipynb"))
-    if _wmt22_unavailable():
+    if wmt22_unavailable():
         copies = [p for p in copies if p.name not in NEEDS_WMT22]
     without = [p for p in copies if not course._exercise_ids(p.name[:2], load(p))]
     for path in without:  # chapter 00 has no exercise: it must still run cleanly
