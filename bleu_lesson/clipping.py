@@ -99,10 +99,10 @@ def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]]
 # The same clipping for all orders at once, arranged for speed (``BleuScorer`` uses it;
 # a property test checks it against ``clipped_counts``). The references of a segment are
 # reduced once to {n-gram: max count} over every order (unigrams keyed by the bare token)
-# and the frozenset of those keys, as sacrebleu caches them. For a candidate, an order
-# whose n-grams are all distinct (the usual case) has exactly |set(n-grams) ∩ keys|
-# matches, one C-level set intersection; only repeated n-grams need the per-n-gram
-# min(count, max ref count).
+# and the frozenset of those keys, as sacrebleu caches them. For a candidate, the n-grams
+# found in the references are filtered out in C (``filter(keys.__contains__, …)``); when
+# none of them repeats (the usual case) each counts once, and only a repeated one needs
+# min(count, max ref count): Σ min(c, r) = Σ c − Σ max(c − r, 0).
 
 def reference_counts(references: Sequence[Sequence[str]],
                      max_n: int) -> tuple[dict, frozenset, tuple[int, ...]]:
@@ -132,25 +132,21 @@ def count_matches(candidate: Sequence[str], maxima: dict, keys: frozenset,
     >>> count_matches("a a b".split(), maxima, keys, 2)    # a: min(2, 1), b: 1; "a b": 1
     [2, 1]
     """
-    length = len(candidate)
     matches = [0] * max_n
+    found = keys.__contains__
     shifted: list = []
-    for n in range(1, min(max_n, length) + 1):
+    for n in range(1, min(max_n, len(candidate)) + 1):
         if n == 1:
-            grams = candidate
+            hits = list(filter(found, candidate))
         else:
             shifted.append(candidate[n - 1:])
-            grams = list(zip(candidate, *shifted, strict=False))
-        distinct = set(grams)
-        m = len(keys.intersection(distinct))
-        if len(distinct) != len(grams):  # repeated n-grams: clip each at its maximum
-            get = maxima.get
-            for gram, c in Counter(grams).items():
-                if c > 1:
-                    r = get(gram)
-                    if r and r > 1:
-                        m += (c if c < r else r) - 1
+            hits = list(filter(found, zip(candidate, *shifted, strict=False)))
+        m = len(hits)
         if not m:  # no n-gram matched, so no longer one can
             break
+        if len(set(hits)) != m:  # a matched n-gram repeats: clip it at its maximum
+            for gram, c in Counter(hits).items():
+                if c > 1 and c > maxima[gram]:
+                    m -= c - maxima[gram]
         matches[n - 1] = m
     return matches
