@@ -114,10 +114,13 @@ def reference_counts(references: Sequence[Sequence[str]],
     """
     maxima: dict = {}
     get = maxima.get
-    for ref in references:
+    for k, ref in enumerate(references):
         counts: Counter = Counter(ref)
         for n in range(2, max_n + 1):
             counts.update(zip(*[ref[i:] for i in range(n)], strict=False))
+        if k == 0:
+            maxima.update(counts)  # the first reference: a copy in C, no loop
+            continue
         for gram, c in counts.items():
             if c > get(gram, 0):
                 maxima[gram] = c
