@@ -35,9 +35,6 @@ __all__ = ["main", "seed_demo"]
 
 PROG = "bleu-lesson"
 
-#: The seed chapter's two examples (``bleu_score.py``, end of the file).
-SEED_SINGLE_REFERENCES = SEED_REFERENCE
-SEED_MULTI_REFERENCES = SEED_REFERENCES
 
 
 class CLIError(Exception):
@@ -64,8 +61,8 @@ def _seed_lines(label: str, candidate: str, references: list[str]) -> list[str]:
 
 def seed_demo() -> str:
     """What the seed's ``bleu_score.py`` prints, computed with ``bleu_lesson.seed``."""
-    lines = _seed_lines("单参考", SEED_CANDIDATE, SEED_SINGLE_REFERENCES)
-    lines += _seed_lines("多参考", SEED_CANDIDATE, SEED_MULTI_REFERENCES)
+    lines = _seed_lines("单参考", SEED_CANDIDATE, SEED_REFERENCE)
+    lines += _seed_lines("多参考", SEED_CANDIDATE, SEED_REFERENCES)
     return "\n".join(lines) + "\n"
 
 

@@ -29,6 +29,7 @@ from operator import add
 from ._version import __version__
 from .brevity import TIE_RULES, brevity_penalty
 from .clipping import count_matches, reference_counts
+from .ngrams import _check_n
 from .smoothing import (
     NLTK_METHODS,
     SACREBLEU_METHODS,
@@ -78,11 +79,7 @@ class BleuOptions:
     tie: str = "shorter"
 
     def __post_init__(self) -> None:
-        max_n = self.max_n
-        if isinstance(max_n, bool) or not isinstance(max_n, int):
-            raise TypeError(f"max_n must be an int, got {type(max_n).__name__}")
-        if max_n < 1:
-            raise ValueError(f"max_n must be at least 1, got {max_n}")
+        max_n = _check_n(self.max_n, "max_n")
         check_smoothing(self.smoothing)
         if self.weights is not None:
             if isinstance(self.weights, str) or not isinstance(self.weights, Sequence):

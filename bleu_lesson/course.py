@@ -324,12 +324,6 @@ def summary_table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
-def _default_jobs() -> int:
-    import os
-
-    return os.cpu_count() or 1
-
-
 if __name__ == "__main__":  # pragma: no cover - the child of check_submission
     if len(sys.argv) == 5 and sys.argv[1] == "--check-one":
         rows = _check_in_process(sys.argv[2], float(sys.argv[3]), sys.argv[4])

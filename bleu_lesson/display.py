@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
-__all__ = ["show_source", "tokens_html", "table_html", "highlight_html", "message_html"]
+__all__ = ["show_source", "tokens_html", "table_html", "message_html"]
 
 _CHIP = ("display:inline-block;margin:2px;padding:1px 6px;border-radius:4px;"
          "font-family:monospace;background:{bg};border:1px solid #bbb")
@@ -30,7 +30,8 @@ def show_source(obj: object) -> None:
 
 
 def tokens_html(tokens: Sequence[str], marks: Sequence[bool] | None = None) -> str:
-    """Tokens as chips; ``marks[i]`` colours token i green (matched) or red (not)."""
+    """Tokens as chips; ``marks[i]`` colours token i green (matched) or red (not), which is
+    how the chapters highlight a candidate's matches."""
     chips = []
     for i, tok in enumerate(tokens):
         if marks is None:
@@ -39,11 +40,6 @@ def tokens_html(tokens: Sequence[str], marks: Sequence[bool] | None = None) -> s
             bg = "#cfc" if marks[i] else "#fcc"
         chips.append(f'<span style="{_CHIP.format(bg=bg)}">{html.escape(tok)}</span>')
     return "".join(chips) if chips else "<i>(no tokens)</i>"
-
-
-def highlight_html(tokens: Sequence[str], matched: Sequence[bool]) -> str:
-    """The candidate with matched tokens in green and the rest in red."""
-    return tokens_html(tokens, matched)
 
 
 def table_html(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

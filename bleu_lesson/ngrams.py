@@ -56,5 +56,4 @@ def all_ngram_counts(tokens: Sequence[str], max_n: int) -> list[Counter[NGram]]:
     [4, 3, 2, 1]
     """
     _check_n(max_n, "max_n")
-    return [Counter(zip(*[tokens[i:] for i in range(n)], strict=False))
-            for n in range(1, max_n + 1)]
+    return [ngram_counts(tokens, n) for n in range(1, max_n + 1)]

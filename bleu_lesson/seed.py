@@ -22,6 +22,8 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
+from .ngrams import _check_n
+
 __all__ = ["tokenize", "get_ngrams", "count_clipped_ngrams", "compute_bleu"]
 
 
@@ -29,14 +31,6 @@ def _check_text(text: object, name: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"{name} must be a str, got {type(text).__name__}")
     return text
-
-
-def _check_n(n: object, name: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"{name} must be at least 1, got {n}")
-    return n
 
 
 def tokenize(text: str) -> list[str]:
@@ -54,7 +48,7 @@ def get_ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     >>> get_ngrams(["the", "cat", "is"], 2)
     [('the', 'cat'), ('cat', 'is')]
     """
-    _check_n(n, "n")
+    _check_n(n)
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 

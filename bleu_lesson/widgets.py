@@ -387,10 +387,14 @@ class BleuExplorer(_Explorer):
 # --- 07 corpus vs sentence BLEU -------------------------------------------------------
 
 def render_corpus(corpus, system: str, selected: Sequence[int] | None = None,
-                  tokenizer: str = "13a") -> str:
+                  tokenizer: str = "13a", scorer=None) -> str:
     """Corpus BLEU (sum the statistics, score once) next to the mean of sentence BLEUs
-    (smoothed ``exp``, effective order) over the selected segments of one system."""
-    from .bleu import BleuScorer
+    (smoothed ``exp``, effective order) over the selected segments of one system.
+
+    ``scorer``, a ``BleuScorer`` on all of the corpus's references, is reused when given
+    (an explorer passes its own, so a change only re-sums counts it already has).
+    """
+    from .bleu import BleuOptions, BleuScorer, score_stats
     from .stats import sum_stats
 
     chosen = sorted(set(range(len(corpus)) if selected is None else selected))
@@ -398,15 +402,15 @@ def render_corpus(corpus, system: str, selected: Sequence[int] | None = None,
         return message_html("请至少选择一个句段 (select at least one segment).")
     if system not in corpus.systems:
         return message_html(f"没有这个系统 (no such system): {system}")
-    refs = corpus.references_for("both")
     hyps = corpus.systems[system]
-    corpus_scorer = BleuScorer([refs[i] for i in chosen], tokenizer=tokenizer)
-    sentence_scorer = BleuScorer([refs[i] for i in chosen], tokenizer=tokenizer,
-                                 effective_order=True)
-    cands = [hyps[i] for i in chosen]
-    stats = corpus_scorer.segment_stats(cands)
-    total = corpus_scorer.score_stats(sum_stats(stats))
-    sentence = [sentence_scorer.score_stats(s).score for s in stats]
+    if scorer is None:
+        scorer = BleuScorer(corpus.references_for("both"), tokenizer=tokenizer)
+    every = scorer.segment_stats(hyps)  # counted once per system: the scorer memoizes
+    stats = [every[i] for i in chosen]
+    total = scorer.score_stats(sum_stats(stats))
+    # sentence BLEU: the same counts, scored with effective order (sacrebleu's sentence rule)
+    sentence_options = BleuOptions(tokenizer=scorer.options.tokenizer, effective_order=True)
+    sentence = [score_stats(s, sentence_options).score for s in stats]
     mean = sum(sentence) / len(sentence)
     rows = [(i + 1, hyps[i], f"{s:.4f}") for i, s in zip(chosen, sentence, strict=True)]
     return (f"<div><b>语料级 corpus BLEU = {total.score:.4f}</b> · "
@@ -420,9 +424,11 @@ class CorpusExplorer(_Explorer):
     """Chapter 07: tick segments in or out and watch corpus BLEU and the sentence mean."""
 
     def __init__(self, corpus=None, system: str = "weak") -> None:
+        from .bleu import BleuScorer
         from .datasets import TOY_CORPUS
 
         self.corpus = corpus if corpus is not None else TOY_CORPUS
+        self._scorer = BleuScorer(self.corpus.references_for("both"), tokenizer="13a")
         self.system = widgets.Dropdown(options=list(self.corpus.systems), value=system,
                                        description="system")
         self.segments = [widgets.Checkbox(value=True, description=f"#{i + 1}", indent=False,
@@ -435,7 +441,7 @@ class CorpusExplorer(_Explorer):
 
     def _render_now(self) -> str:
         chosen = [i for i, box in enumerate(self.segments) if box.value]
-        return render_corpus(self.corpus, self.system.value, chosen)
+        return render_corpus(self.corpus, self.system.value, chosen, scorer=self._scorer)
 
 
 # --- 08 tools compared -----------------------------------------------------------------
