@@ -326,6 +326,22 @@ def references_from_streams(*streams: Sequence[str | None]) -> list[list[str]]:
 # --- the scorer -----------------------------------------------------------------------
 
 _MEMO_LIMIT = 1 << 17  # entries; about 40 systems x 3000 segments
+_CORPUS_MEMO_LIMIT = 64  # whole systems
+
+#: How ``BleuScorer`` counts: "python" is the standard-library path the chapters show
+#: (``clipping.count_matches``); "numpy" counts the whole corpus at once
+#: (``vectorized.ReferenceIndex``, same numbers); "auto" takes numpy from
+#: ``VECTORIZE_FROM`` segments on when numpy is installed.
+ENGINES: tuple[str, ...] = ("auto", "python", "numpy")
+VECTORIZE_FROM = 200
+
+
+def _numpy_available() -> bool:
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class BleuScorer:
@@ -333,6 +349,7 @@ class BleuScorer:
 
     ``references[i]`` is the list of references of segment i (one or more each).
     Options are those of ``BleuOptions`` (or pass ``options=BleuOptions(...)``).
+    ``engine`` chooses how counts are made (see ``ENGINES``); it never changes a result.
 
     >>> scorer = BleuScorer([["the cat is on the mat"], ["there is a cat"]], tokenizer="none")
     >>> round(scorer.score(["the cat is on the mat", "there is a cat"]).score, 4)
@@ -340,26 +357,43 @@ class BleuScorer:
     """
 
     def __init__(self, references: Sequence[Sequence[str]], options: BleuOptions | None = None,
-                 **kwargs) -> None:
+                 *, engine: str = "auto", **kwargs) -> None:
         if options is not None and kwargs:
             raise TypeError("give either options=BleuOptions(...) or keyword options, not both")
         if options is not None and not isinstance(options, BleuOptions):
             raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
         self.options = options or BleuOptions(**kwargs)
         refs = _check_corpus_references(references)
+        if engine == "auto":
+            engine = ("numpy" if len(refs) >= VECTORIZE_FROM and _numpy_available()
+                      else "python")
+        elif engine == "numpy" and not _numpy_available():
+            raise ImportError('engine="numpy" needs numpy: pip install numpy')
+        #: the engine in use: "python" or "numpy"
+        self.engine = engine
         self._tokenize = self.options.get_tokenizer()
         order = self.options.order
         self._counts = [len(r) for r in refs]
         counts = set(self._counts)
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
         tokenize = self._tokenize
-        self._refs = [reference_counts([tokenize(r) for r in segment], order) for segment in refs]
-        # (segment, candidate text) -> counts: systems often agree on a segment, and the
-        # same system is scored again by widgets and resampling
-        self._memo: dict[tuple[int, str], tuple[int, int, list[int]]] = {}
+        tokens = [[tokenize(r) for r in segment] for segment in refs]
+        self._ref_lens = [tuple(map(len, segment)) for segment in tokens]
+        if engine == "numpy":
+            from .vectorized import ReferenceIndex
+
+            self._index = ReferenceIndex(tokens, order)
+        else:
+            self._refs = [reference_counts(segment, order) for segment in tokens]
+        # the same system is scored again by widgets and resampling, and systems often
+        # agree on a segment: python memoizes (segment, text) -> counts, numpy
+        # (every text) -> every segment's counts
+        self._memo: dict = {}
 
     def __len__(self) -> int:
-        return len(self._refs)
+        return len(self._ref_lens)
 
     def _ref_length(self, hyp_len: int, ref_lens: tuple[int, ...]) -> int:
         if len(ref_lens) == 1:
@@ -378,10 +412,10 @@ class BleuScorer:
     def _segments(self, candidates: Sequence[str]):
         """Yield ``(hyp_len, ref_len, matches)`` for each candidate."""
         cands = _check_candidates(candidates)
-        if len(cands) != len(self._refs):
+        if len(cands) != len(self):
             raise ValueError(
                 f"candidates and references must have the same length: {len(cands)} "
-                f"candidates, {len(self._refs)} segment{'s' if len(self._refs) != 1 else ''} "
+                f"candidates, {len(self)} segment{'s' if len(self) != 1 else ''} "
                 "of references"
                 + (" (sacrebleu's layout refs[k][i]? convert it with references_from_streams)"
                    if self._counts and all(n == len(cands) for n in self._counts) else "")
@@ -389,8 +423,20 @@ class BleuScorer:
         order = self.options.order
         tokenize, ref_length = self._tokenize, self._ref_length
         memo = self._memo
-        if len(memo) > _MEMO_LIMIT:
+        if len(memo) > (_MEMO_LIMIT if self.engine == "python" else _CORPUS_MEMO_LIMIT):
             memo.clear()
+        if self.engine == "numpy":  # the whole corpus at once, same numbers
+            key = tuple(cands)
+            counts = memo.get(key)
+            if counts is None:
+                lengths, matches = self._index.count([tokenize(c) for c in cands])
+                counts = memo[key] = [
+                    (hyp_len, ref_length(hyp_len, ref_lens), seg)
+                    for hyp_len, ref_lens, seg in zip(lengths.tolist(), self._ref_lens,
+                                                      matches.tolist(), strict=True)
+                ]
+            yield from counts
+            return
         for i, (cand, (maxima, keys, ref_lens)) in enumerate(zip(cands, self._refs, strict=True)):
             counts = memo.get((i, cand))
             if counts is None:

@@ -96,10 +96,12 @@ def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]]
 
 
 # --- the fast path used by the scorer -------------------------------------------------
-# The same clipping for all orders at once, arranged for speed (``BleuScorer`` uses it;
-# a property test checks it against ``clipped_counts``). The references of a segment are
-# reduced once to {n-gram: max count} over every order (unigrams keyed by the bare token)
-# and the frozenset of those keys, as sacrebleu caches them. For a candidate, the n-grams
+# The same clipping for all orders at once, arranged for speed (``BleuScorer``'s "python"
+# engine uses it; a property test checks it against ``clipped_counts``, and
+# ``vectorized.ReferenceIndex`` is the same again for a whole corpus with numpy).
+# The references of a segment are reduced once to {n-gram: max count} over every order
+# (unigrams keyed by the bare token) and the frozenset of those keys, as sacrebleu caches
+# them. For a candidate, the n-grams
 # found in the references are filtered out in C (``filter(keys.__contains__, …)``); when
 # none of them repeats (the usual case) each counts once, and only a repeated one needs
 # min(count, max ref count): Σ min(c, r) = Σ c − Σ max(c − r, 0).

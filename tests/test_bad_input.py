@@ -90,6 +90,8 @@ BAD_INPUT = [
     ("unknown smoothing (corpus)", corpus(smoothing="method8"), ValueError, r"smoothing"),
     ("unknown smoothing (BleuScorer)", lambda: BleuScorer([OK], smoothing="Exp"),
      ValueError, r"smoothing"),
+    ("unknown engine (BleuScorer)", lambda: BleuScorer([OK], engine="cython"),
+     ValueError, r"engine must be one of auto, python, numpy; got 'cython'"),
     ("smooth_value for a method without one", bleu(smoothing="exp", smooth_value=1),
      ValueError, r"smooth_value"),
     ("smooth_value negative", bleu(smoothing="floor", smooth_value=-1),
