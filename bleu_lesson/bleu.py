@@ -437,7 +437,8 @@ class BleuScorer:
                 ]
             yield from counts
             return
-        for i, (cand, (maxima, keys, ref_lens)) in enumerate(zip(cands, self._refs, strict=True)):
+        for i, (cand, (maxima, keys, _), ref_lens) in enumerate(
+                zip(cands, self._refs, self._ref_lens, strict=True)):
             counts = memo.get((i, cand))
             if counts is None:
                 tokens = tokenize(cand)
