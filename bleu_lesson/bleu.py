@@ -382,7 +382,7 @@ class BleuScorer:
         tokens = [[tokenize(r) for r in segment] for segment in refs]
         self._ref_lens = [tuple(map(len, segment)) for segment in tokens]
         if engine == "numpy":
-            from .vectorized import ReferenceIndex
+            from .engines.numpy import ReferenceIndex
 
             self._index = ReferenceIndex(tokens, order)
         else:

@@ -1,6 +1,6 @@
 """The numpy engine counts exactly what the standard-library engine counts.
 
-``bleu_lesson.vectorized.ReferenceIndex`` is checked against ``clipping.count_matches`` (and
+``bleu_lesson.engines.numpy.ReferenceIndex`` is checked against ``clipping.count_matches`` (and
 through it against ``clipped_counts``, the chapter's definition) on generated corpora with
 repeats, empty segments, unknown tokens and 1-4 references; ``BleuScorer(engine="numpy")``
 against ``engine="python"`` for every tokenizer; and both engines on every WMT22 system.
@@ -17,7 +17,7 @@ from bleu_lesson import bleu as bleu_module
 from bleu_lesson.clipping import count_matches, reference_counts
 
 np = pytest.importorskip("numpy")
-from bleu_lesson.vectorized import ReferenceIndex  # noqa: E402
+from bleu_lesson.engines.numpy import ReferenceIndex  # noqa: E402
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
