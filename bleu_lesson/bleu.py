@@ -21,23 +21,16 @@ BLEU = 90.36 100.0/100.0/100.0/66.7 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_le
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from operator import add
+import numbers
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from ._version import __version__
-from .brevity import TIE_RULES, brevity_penalty
-from .clipping import count_matches, reference_counts
+from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
+from .engines import ENGINES, VECTORIZE_FROM, Engine, choose_engine, make_engine
 from .ngrams import _check_n
-from .smoothing import (
-    NLTK_METHODS,
-    SACREBLEU_METHODS,
-    check_smoothing,
-    needs_order,
-    nltk_precisions,
-    sacrebleu_precisions,
-)
+from .smoothing import SMOOTHING, check_smoothing, needs_order, smoothed_precisions
 from .stats import BleuStats
 from .tokenizers import Tokenizer, get_tokenizer
 
@@ -45,7 +38,9 @@ __all__ = [
     "BleuOptions",
     "BleuResult",
     "BleuScorer",
+    "ENGINES",
     "REF_LENGTHS",
+    "VECTORIZE_FROM",
     "corpus_bleu",
     "geometric_mean",
     "references_from_streams",
@@ -53,19 +48,41 @@ __all__ = [
     "sentence_bleu",
 ]
 
-#: How the reference length of a segment is chosen for the brevity penalty.
-REF_LENGTHS: tuple[str, ...] = ("closest", "shortest")
+
+def _check_bool(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _check_weights(weights: object, max_n: int) -> tuple[float, ...]:
+    if isinstance(weights, str | bytes) or not isinstance(weights, Iterable):
+        raise TypeError(
+            f"weights must be a sequence of {max_n} numbers, got {type(weights).__name__}"
+        )
+    values = tuple(weights)  # a list, a tuple, a numpy array (as NLTK accepts)
+    if len(values) != max_n:
+        raise ValueError(f"weights must have max_n = {max_n} entries, got {len(values)}")
+    for w in values:
+        if isinstance(w, bool) or not isinstance(w, numbers.Real):
+            raise TypeError(f"weights must be numbers, got {w!r}")
+        if not math.isfinite(w) or w < 0:
+            raise ValueError(f"weights must be non-negative and finite, got {w!r}")
+    if not any(values):
+        raise ValueError("weights must not all be zero")
+    return tuple(float(w) for w in values)
 
 
 @dataclass(frozen=True)
 class BleuOptions:
-    """Every knob of a BLEU computation, checked once.
+    """Every knob of a BLEU computation, checked and resolved once.
 
     ``weights=None`` means uniform weights over the orders that count; given weights are
     used as they are (with ``effective_order``, those of the orders dropped are dropped).
     ``ref_length``: ``"closest"`` (Papineni, sacrebleu, NLTK; ties decided by ``tie``)
     or ``"shortest"`` (Hugging Face ``evaluate``). ``effective_order`` applies to
-    sacrebleu's smoothing methods only; NLTK has no such option.
+    sacrebleu's smoothing methods only; NLTK has no such option. The tokenizer object
+    and the signature are made here, once, not each time a score is computed.
     """
 
     max_n: int = 4
@@ -77,45 +94,39 @@ class BleuOptions:
     effective_order: bool = False
     ref_length: str = "closest"
     tie: str = "shorter"
+    #: the resolved tokenizer (``get_tokenizer(tokenizer, lowercase)``)
+    tokenize: Tokenizer = field(init=False, repr=False, compare=False)
+    _signature_tail: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         max_n = _check_n(self.max_n, "max_n")
-        check_smoothing(self.smoothing)
+        method = SMOOTHING[check_smoothing(self.smoothing)]
+        _check_bool(self.lowercase, "lowercase")
+        _check_bool(self.effective_order, "effective_order")
         if self.weights is not None:
-            if isinstance(self.weights, str) or not isinstance(self.weights, Sequence):
-                raise TypeError(
-                    f"weights must be a sequence of {max_n} numbers, "
-                    f"got {type(self.weights).__name__}"
-                )
-            weights = tuple(self.weights)
-            if len(weights) != max_n:
-                raise ValueError(
-                    f"weights must have max_n = {max_n} entries, got {len(weights)}"
-                )
-            for w in weights:
-                if isinstance(w, bool) or not isinstance(w, int | float):
-                    raise TypeError(f"weights must be numbers, got {w!r}")
-                if not math.isfinite(w) or w < 0:
-                    raise ValueError(f"weights must be non-negative and finite, got {w!r}")
-            if not any(weights):
-                raise ValueError("weights must not all be zero")
-            object.__setattr__(self, "weights", tuple(float(w) for w in weights))
+            object.__setattr__(self, "weights", _check_weights(self.weights, max_n))
         if self.smooth_value is not None:
-            if self.smoothing not in ("floor", "add-k"):
+            if not method.takes_value:
+                takes = [m.name for m in SMOOTHING.values() if m.takes_value]
                 raise ValueError(
-                    f"smooth_value applies to 'floor' and 'add-k' only, not {self.smoothing!r}"
+                    f"smooth_value applies to {' and '.join(map(repr, takes))} only, "
+                    f"not {self.smoothing!r}"
                 )
-            if isinstance(self.smooth_value, bool) or not isinstance(self.smooth_value,
-                                                                     int | float):
-                raise TypeError(f"smooth_value must be a number, got {self.smooth_value!r}")
-            if self.smooth_value <= 0:
-                raise ValueError(f"smooth_value must be positive, got {self.smooth_value}")
+            value = self.smooth_value
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"smooth_value must be a number, got {value!r}")
+            if not math.isfinite(value):
+                raise ValueError(f"smooth_value must be finite, got {value}")
+            if value < 0:
+                raise ValueError(f"smooth_value must be non-negative, got {value}")
         if self.ref_length not in REF_LENGTHS:
             raise ValueError(f"ref_length must be one of {REF_LENGTHS}, got {self.ref_length!r}")
         if self.tie not in TIE_RULES:
             raise ValueError(f"tie must be one of {TIE_RULES}, got {self.tie!r}")
-        # resolves the name now, so an unknown tokenizer fails here and not mid-corpus
-        get_tokenizer(self.tokenizer, self.lowercase)
+        # resolved now: an unknown tokenizer fails here and not mid-corpus, and a
+        # bootstrap of 1,000 resamples does not build it (or the signature) 1,000 times
+        object.__setattr__(self, "tokenize", get_tokenizer(self.tokenizer, self.lowercase))
+        object.__setattr__(self, "_signature_tail", self._make_signature_tail())
 
     @property
     def order(self) -> int:
@@ -124,23 +135,26 @@ class BleuOptions:
 
     @property
     def uses_effective_order(self) -> bool:
-        return self.effective_order and self.smoothing in SACREBLEU_METHODS
+        return self.effective_order and SMOOTHING[self.smoothing].family == "sacrebleu"
 
     def get_tokenizer(self) -> Tokenizer:
-        return get_tokenizer(self.tokenizer, self.lowercase)
+        """The tokenizer these options resolved to when they were made."""
+        return self.tokenize
 
-    def signature(self, nrefs: int | str) -> str:
-        """sacrebleu-style signature, e.g. ``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|…``."""
+    def ref_length_of(self, hyp_len: int, ref_lens: Sequence[int]) -> int:
+        """The reference length the brevity penalty uses, by these options' rule."""
+        return effective_ref_length(hyp_len, ref_lens, self.ref_length, self.tie)
+
+    def _make_signature_tail(self) -> str:
+        method = SMOOTHING[self.smoothing]
         smooth = self.smoothing
-        default = SACREBLEU_METHODS.get(smooth)
-        if default is not None:
-            value = self.smooth_value if self.smooth_value is not None else default
+        if method.takes_value:
+            value = self.smooth_value if self.smooth_value is not None else method.default
             smooth += f"[{value:.2f}]"
         parts = [
-            f"nrefs:{nrefs}",
             f"case:{'lc' if self.lowercase else 'mixed'}",
             f"eff:{'yes' if self.uses_effective_order else 'no'}",
-            f"tok:{self.get_tokenizer().name}",
+            f"tok:{self.tokenize.name}",
             f"smooth:{smooth}",
         ]
         if self.max_n != 4:
@@ -151,6 +165,10 @@ class BleuOptions:
             parts.append(f"reflen:{self.ref_length}" + ("-first" if self.tie == "first" else ""))
         parts.append(f"version:bleu_lesson-{__version__}")
         return "|".join(parts)
+
+    def signature(self, nrefs: int | str) -> str:
+        """sacrebleu-style signature, e.g. ``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|…``."""
+        return f"nrefs:{nrefs}|{self._signature_tail}"
 
 
 @dataclass(frozen=True)
@@ -192,34 +210,43 @@ class BleuResult:
 
 
 def geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None = None,
-                   orders: int | None = None) -> float:
+                   orders: int | None = None, *, zeros: str = "zero") -> float:
     """The weighted geometric mean of the precisions: exp(Σ w_n · log p_n).
 
-    It is 0 as soon as a precision with a positive weight is 0. Only the first ``orders``
-    precisions count (all by default). Without weights each counted order gets
-    1/orders (sacrebleu); given weights are used as they are for the orders that count,
-    and those of the others are dropped (d2l's rule).
+    Only the first ``orders`` precisions count (all by default). Without weights each
+    counted order gets 1/orders (sacrebleu); given weights are used as they are for the
+    orders that count, and those of the others are dropped (d2l's rule). A precision
+    that is 0 (with a positive weight) makes the mean 0 (``zeros="zero"``, sacrebleu and
+    the paper) or is left out of the sum (``zeros="skip"``, NLTK).
 
     >>> round(geometric_mean([1.0, 0.8, 0.5, 0.25]), 4)      # (1 · 0.8 · 0.5 · 0.25) ** (1/4)
     0.5623
     >>> geometric_mean([1.0, 0.8, 0.5, 0.0])
     0.0
+    >>> round(geometric_mean([1.0, 0.8, 0.5, 0.0], zeros="skip"), 4)   # (0.8 · 0.5) ** (1/4)
+    0.7953
     """
+    if zeros not in ("zero", "skip"):
+        raise ValueError(f"zeros must be 'zero' or 'skip', got {zeros!r}")
     orders = len(precisions) if orders is None else orders
     used = [1.0 / orders] * orders if weights is None else list(weights[:orders])
-    log_sum = 0.0
+    terms = []
     for w, p in zip(used, precisions, strict=False):
         if w == 0:
             continue
         if p <= 0:
-            return 0.0
-        log_sum += w * math.log(p)
-    return math.exp(log_sum)
+            if zeros == "zero":
+                return 0.0
+            continue
+        terms.append(w * math.log(p))
+    return math.exp(math.fsum(terms))
 
 
 def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
                 nrefs: int | str = 1) -> BleuResult:
     """Score one record of sufficient statistics: a pure function of stats and options.
+
+        BLEU = BP(c, r) · exp(Σ w_n · log p_n)
 
     >>> r = score_stats(BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3)), BleuOptions(smoothing="none"))
     >>> round(r.bp, 4), r.score                   # the seed's one-reference example
@@ -233,23 +260,17 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
         )
     matches, totals = stats.matches[:max_n], stats.totals[:max_n]
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
-    smoothing = options.smoothing
-    if smoothing in NLTK_METHODS:
-        if matches[0] == 0:  # NLTK: no unigram match, score 0 whatever the smoothing
-            precisions = [m / max(1, t) for m, t in zip(matches, totals, strict=True)]
-            mean = 0.0
-        else:
-            fifth = (stats.matches[4], stats.totals[4]) if stats.order >= 5 else None
-            precisions = nltk_precisions(matches, totals, smoothing, stats.hyp_len, fifth)
-            weights = options.weights or (1.0 / max_n,) * max_n
-            mean = math.exp(math.fsum(w * math.log(p)
-                                      for w, p in zip(weights, precisions, strict=True)
-                                      if p > 0))
+    method = SMOOTHING[options.smoothing]
+    if (matches[0] == 0) if method.family == "nltk" else not any(matches):
+        # no match (NLTK: no unigram match, so none of any order): BLEU is 0 whatever
+        # the smoothing, and every precision is 0
+        precisions, mean = [0.0] * max_n, 0.0
     else:
-        precisions, orders = sacrebleu_precisions(
-            matches, totals, smoothing, options.smooth_value, options.uses_effective_order
-        )
-        mean = geometric_mean(precisions, options.weights, orders) if any(matches) else 0.0
+        fifth = (stats.matches[4], stats.totals[4]) if stats.order >= 5 else None
+        precisions, orders = smoothed_precisions(
+            matches, totals, options.smoothing, value=options.smooth_value,
+            effective_order=options.uses_effective_order, hyp_len=stats.hyp_len, fifth=fifth)
+        mean = geometric_mean(precisions, options.weights, orders, zeros=method.zeros)
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
     return BleuResult(
         score=bp * mean,
@@ -317,6 +338,18 @@ def references_from_streams(*streams: Sequence[str | None]) -> list[list[str]]:
     """
     if not streams:
         raise ValueError("at least one reference stream is required")
+    for k, stream in enumerate(streams):
+        if isinstance(stream, str) or not isinstance(stream, Sequence):
+            raise TypeError(
+                f"streams[{k}] must be a list of reference strings (one per segment), "
+                f"got {type(stream).__name__}"
+                + (" (pass each stream as a list: references_from_streams(['ref 1', ...]))"
+                   if isinstance(stream, str) else "")
+            )
+        for i, ref in enumerate(stream):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(f"streams[{k}][{i}] must be a str or None, "
+                                f"got {type(ref).__name__}")
     lengths = {len(s) for s in streams}
     if len(lengths) != 1:
         raise ValueError(f"reference streams must have the same length, got {sorted(lengths)}")
@@ -325,23 +358,9 @@ def references_from_streams(*streams: Sequence[str | None]) -> list[list[str]]:
 
 # --- the scorer -----------------------------------------------------------------------
 
-_MEMO_LIMIT = 1 << 17  # entries; about 40 systems x 3000 segments
-_CORPUS_MEMO_LIMIT = 64  # whole systems
-
-#: How ``BleuScorer`` counts: "python" is the standard-library path the chapters show
-#: (``clipping.count_matches``); "numpy" counts the whole corpus at once
-#: (``vectorized.ReferenceIndex``, same numbers); "auto" takes numpy from
-#: ``VECTORIZE_FROM`` segments on when numpy is installed.
-ENGINES: tuple[str, ...] = ("auto", "python", "numpy")
-VECTORIZE_FROM = 200
-
-
-def _numpy_available() -> bool:
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        return False
-    return True
+#: How many systems a scorer remembers (their per-segment statistics); the same system
+#: is scored again by widgets and by resampling.
+MEMO_SYSTEMS = 64
 
 
 class BleuScorer:
@@ -349,7 +368,8 @@ class BleuScorer:
 
     ``references[i]`` is the list of references of segment i (one or more each).
     Options are those of ``BleuOptions`` (or pass ``options=BleuOptions(...)``).
-    ``engine`` chooses how counts are made (see ``ENGINES``); it never changes a result.
+    ``engine`` chooses how counts are made (see ``engines.ENGINES``); it never changes
+    a result.
 
     >>> scorer = BleuScorer([["the cat is on the mat"], ["there is a cat"]], tokenizer="none")
     >>> round(scorer.score(["the cat is on the mat", "there is a cat"]).score, 4)
@@ -362,55 +382,24 @@ class BleuScorer:
             raise TypeError("give either options=BleuOptions(...) or keyword options, not both")
         if options is not None and not isinstance(options, BleuOptions):
             raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
         self.options = options or BleuOptions(**kwargs)
         refs = _check_corpus_references(references)
-        if engine == "auto":
-            engine = ("numpy" if len(refs) >= VECTORIZE_FROM and _numpy_available()
-                      else "python")
-        elif engine == "numpy" and not _numpy_available():
-            raise ImportError('engine="numpy" needs numpy: pip install numpy')
         #: the engine in use: "python" or "numpy"
-        self.engine = engine
-        self._tokenize = self.options.get_tokenizer()
-        order = self.options.order
+        self.engine: str = choose_engine(engine, len(refs))
         self._counts = [len(r) for r in refs]
         counts = set(self._counts)
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
-        tokenize = self._tokenize
+        tokenize = self.options.tokenize
         tokens = [[tokenize(r) for r in segment] for segment in refs]
         self._ref_lens = [tuple(map(len, segment)) for segment in tokens]
-        if engine == "numpy":
-            from .engines.numpy import ReferenceIndex
-
-            self._index = ReferenceIndex(tokens, order)
-        else:
-            self._refs = [reference_counts(segment, order) for segment in tokens]
-        # the same system is scored again by widgets and resampling, and systems often
-        # agree on a segment: python memoizes (segment, text) -> counts, numpy
-        # (every text) -> every segment's counts
-        self._memo: dict = {}
+        self._engine: Engine = make_engine(self.engine, tokens, self.options.order)
+        # one cache policy for every engine: whole systems, the most recent MEMO_SYSTEMS
+        self._memo: OrderedDict[tuple[str, ...], list[BleuStats]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._ref_lens)
 
-    def _ref_length(self, hyp_len: int, ref_lens: tuple[int, ...]) -> int:
-        if len(ref_lens) == 1:
-            return ref_lens[0]
-        if self.options.ref_length == "shortest":
-            return min(ref_lens)
-        best = ref_lens[0]
-        gap = abs(best - hyp_len)
-        shorter = self.options.tie == "shorter"
-        for r in ref_lens[1:]:  # closest; ties: the shorter (or the first listed)
-            d = abs(r - hyp_len)
-            if d < gap or (d == gap and shorter and r < best):
-                best, gap = r, d
-        return best
-
-    def _segments(self, candidates: Sequence[str]):
-        """Yield ``(hyp_len, ref_len, matches)`` for each candidate."""
+    def _check(self, candidates: Sequence[str]) -> list[str]:
         cands = _check_candidates(candidates)
         if len(cands) != len(self):
             raise ValueError(
@@ -420,56 +409,31 @@ class BleuScorer:
                 + (" (sacrebleu's layout refs[k][i]? convert it with references_from_streams)"
                    if self._counts and all(n == len(cands) for n in self._counts) else "")
             )
-        order = self.options.order
-        tokenize, ref_length = self._tokenize, self._ref_length
-        memo = self._memo
-        if len(memo) > (_MEMO_LIMIT if self.engine == "python" else _CORPUS_MEMO_LIMIT):
-            memo.clear()
-        if self.engine == "numpy":  # the whole corpus at once, same numbers
-            key = tuple(cands)
-            counts = memo.get(key)
-            if counts is None:
-                lengths, matches = self._index.count([tokenize(c) for c in cands])
-                counts = memo[key] = [
-                    (hyp_len, ref_length(hyp_len, ref_lens), seg)
-                    for hyp_len, ref_lens, seg in zip(lengths.tolist(), self._ref_lens,
-                                                      matches.tolist(), strict=True)
-                ]
-            yield from counts
-            return
-        for i, (cand, (maxima, keys, _), ref_lens) in enumerate(
-                zip(cands, self._refs, self._ref_lens, strict=True)):
-            counts = memo.get((i, cand))
-            if counts is None:
-                tokens = tokenize(cand)
-                hyp_len = len(tokens)
-                counts = memo[i, cand] = (hyp_len, ref_length(hyp_len, ref_lens),
-                                          count_matches(tokens, maxima, keys, order))
-            yield counts
+        return cands
 
     def segment_stats(self, candidates: Sequence[str]) -> list[BleuStats]:
         """One ``BleuStats`` per candidate (what a bootstrap resamples)."""
-        order = self.options.order
-        return [
-            BleuStats(hyp_len, ref_len, tuple(matches),
-                      tuple(max(hyp_len - n, 0) for n in range(order)))
-            for hyp_len, ref_len, matches in self._segments(candidates)
-        ]
+        cands = self._check(candidates)
+        key = tuple(cands)
+        stats = self._memo.get(key)
+        if stats is None:
+            tokenize, ref_length_of = self.options.tokenize, self.options.ref_length_of
+            tokens = [tokenize(c) for c in cands]
+            stats = [
+                BleuStats(len(t), ref_length_of(len(t), ref_lens), matches, totals)
+                for t, ref_lens, (matches, totals) in zip(
+                    tokens, self._ref_lens, self._engine.count(tokens), strict=True)
+            ]
+            self._memo[key] = stats
+            if len(self._memo) > MEMO_SYSTEMS:
+                self._memo.popitem(last=False)
+        else:
+            self._memo.move_to_end(key)
+        return list(stats)
 
     def corpus_stats(self, candidates: Sequence[str]) -> BleuStats:
-        """The corpus's statistics: the sum of ``segment_stats(candidates)``, in one pass."""
-        order = self.options.order
-        hyp_total = ref_total = 0
-        matches = [0] * order
-        lengths: Counter[int] = Counter()  # totals follow from the candidate lengths
-        for hyp_len, ref_len, seg in self._segments(candidates):
-            hyp_total += hyp_len
-            ref_total += ref_len
-            lengths[hyp_len] += 1
-            matches = list(map(add, matches, seg))
-        totals = [sum(k * max(length - i, 0) for length, k in lengths.items())
-                  for i in range(order)]
-        return BleuStats(hyp_total, ref_total, tuple(matches), tuple(totals))
+        """The corpus's statistics: literally the sum of its segments' statistics."""
+        return sum(self.segment_stats(candidates))  # type: ignore[return-value]
 
     def score_stats(self, stats: BleuStats) -> BleuResult:
         """Score statistics (one segment's, a sum, a resample) with this scorer's options."""
@@ -490,7 +454,8 @@ def sentence_bleu(candidate: str, references: Sequence[str], *, max_n: int = 4,
                   lowercase: bool = False, smoothing: str = "exp",
                   effective_order: bool = True, smooth_value: float | None = None,
                   ref_length: str = "closest", tie: str = "shorter") -> BleuResult:
-    """BLEU of one candidate against its references (sacrebleu's ``sentence_bleu`` defaults).
+    """BLEU of one candidate: corpus BLEU of a corpus of one segment (sacrebleu's defaults
+    for a sentence, so ``effective_order=True``).
 
     >>> round(sentence_bleu("the cat", ["the cat sat"], tokenizer="none").score, 4)
     0.6065
@@ -498,10 +463,9 @@ def sentence_bleu(candidate: str, references: Sequence[str], *, max_n: int = 4,
     if not isinstance(candidate, str):
         raise TypeError(f"candidate must be a str, got {type(candidate).__name__}")
     refs = _check_reference_list(references, "references")
-    scorer = BleuScorer([refs], max_n=max_n, weights=weights, tokenizer=tokenizer,
-                        lowercase=lowercase, smoothing=smoothing, smooth_value=smooth_value,
-                        effective_order=effective_order, ref_length=ref_length, tie=tie)
-    return scorer.score([candidate])
+    return corpus_bleu([candidate], [refs], max_n=max_n, weights=weights, tokenizer=tokenizer,
+                       lowercase=lowercase, smoothing=smoothing, smooth_value=smooth_value,
+                       effective_order=effective_order, ref_length=ref_length, tie=tie)
 
 
 def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]], *,
@@ -520,7 +484,7 @@ def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]], 
     0.7788
     """
     cands = _check_candidates(candidates)
-    scorer = BleuScorer(references, max_n=max_n, weights=weights, tokenizer=tokenizer,
-                        lowercase=lowercase, smoothing=smoothing, smooth_value=smooth_value,
-                        effective_order=effective_order, ref_length=ref_length, tie=tie)
-    return scorer.score(cands)
+    options = BleuOptions(max_n=max_n, weights=weights, tokenizer=tokenizer,  # type: ignore[arg-type]
+                          lowercase=lowercase, smoothing=smoothing, smooth_value=smooth_value,
+                          effective_order=effective_order, ref_length=ref_length, tie=tie)
+    return BleuScorer(references, options).score(cands)

@@ -21,8 +21,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["TIE_RULES", "closest_ref_length", "brevity_penalty"]
+__all__ = ["REF_LENGTHS", "TIE_RULES", "closest_ref_length", "effective_ref_length",
+           "brevity_penalty"]
 
+#: How the reference length of a segment is chosen: the closest (Papineni, sacrebleu,
+#: NLTK) or the shortest (Hugging Face ``evaluate``).
+REF_LENGTHS: tuple[str, ...] = ("closest", "shortest")
+#: Which of two equally close reference lengths wins.
 TIE_RULES: tuple[str, ...] = ("shorter", "first")
 
 
@@ -42,6 +47,24 @@ def closest_ref_length(hyp_len: int, ref_lens: Sequence[int], tie: str = "shorte
     if tie == "first":
         return min(ref_lens, key=lambda r: abs(r - hyp_len))
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+
+def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str = "closest",
+                         tie: str = "shorter") -> int:
+    """The reference length r of one segment: ``closest_ref_length`` or the shortest.
+
+    >>> effective_ref_length(6, [5, 7, 9]), effective_ref_length(6, [5, 7, 9], "shortest")
+    (5, 5)
+    >>> effective_ref_length(8, [5, 7, 9], "closest", tie="first")
+    7
+    """
+    if rule == "shortest":
+        if not ref_lens:
+            raise ValueError("at least one reference length is required")
+        return min(ref_lens)
+    if rule != "closest":
+        raise ValueError(f"rule must be one of {REF_LENGTHS}, got {rule!r}")
+    return closest_ref_length(hyp_len, ref_lens, tie)
 
 
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:

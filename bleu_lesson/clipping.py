@@ -26,8 +26,6 @@ __all__ = [
     "max_reference_counts",
     "clipped_counts",
     "clipping_table",
-    "reference_counts",
-    "count_matches",
 ]
 
 
@@ -43,16 +41,21 @@ def max_reference_counts(references: Sequence[Sequence[str]], n: int) -> Counter
     return result
 
 
-def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]],
-                   n: int) -> tuple[int, int]:
+def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]], n: int, *,
+                   ref_counts: Counter[NGram] | None = None) -> tuple[int, int]:
     """Return ``(clipped matches, candidate n-grams)`` for order n.
+
+    ``ref_counts`` is ``max_reference_counts(references, n)`` when the caller has it
+    already (a scorer counts each segment's references once, for every system).
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
     (4, 5)
     """
     cand = ngram_counts(candidate, n)
-    clipped = cand & max_reference_counts(references, n)
+    if ref_counts is None:
+        ref_counts = max_reference_counts(references, n)
+    clipped = cand & ref_counts
     return sum(clipped.values()), sum(cand.values())
 
 
@@ -77,81 +80,24 @@ class ClippedNGram:
 
 def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]],
                    n: int) -> list[ClippedNGram]:
-    """The per-n-gram detail of clipping, in the order n-grams first occur in the candidate.
+    """The per-n-gram detail of ``clipped_counts``, in the order n-grams first occur.
+
+    Built from the same ``ngram_counts``, ``max_reference_counts`` and ``&`` as the
+    score, so the table always adds up to the clipped counts BLEU uses.
 
     >>> for row in clipping_table("the the the".split(), [["the", "cat"], ["the", "the"]], 1):
     ...     print(row.text, row.count, row.max_ref_count, row.best_ref, row.clipped)
     the 3 2 1 2
     """
     _check_n(n)
-    ref_counts = [ngram_counts(ref, n) for ref in references]
+    cand = ngram_counts(candidate, n)
+    maxima = max_reference_counts(references, n)
+    clipped = cand & maxima
+    per_ref = [ngram_counts(ref, n) for ref in references]
     rows = []
-    for gram, count in ngram_counts(candidate, n).items():
-        best_ref, best = None, 0
-        for k, counts in enumerate(ref_counts):
-            if counts[gram] > best:
-                best_ref, best = k, counts[gram]
-        rows.append(ClippedNGram(gram, count, best, best_ref, min(count, best)))
+    for gram, count in cand.items():
+        best = maxima[gram]
+        best_ref = next((k for k, c in enumerate(per_ref) if c[gram] == best), None) if best \
+            else None
+        rows.append(ClippedNGram(gram, count, best, best_ref, clipped[gram]))
     return rows
-
-
-# --- the fast path used by the scorer -------------------------------------------------
-# The same clipping for all orders at once, arranged for speed (``BleuScorer``'s "python"
-# engine uses it; a property test checks it against ``clipped_counts``, and
-# ``vectorized.ReferenceIndex`` is the same again for a whole corpus with numpy).
-# The references of a segment are reduced once to {n-gram: max count} over every order
-# (unigrams keyed by the bare token) and the frozenset of those keys, as sacrebleu caches
-# them. For a candidate, the n-grams
-# found in the references are filtered out in C (``filter(keys.__contains__, …)``); when
-# none of them repeats (the usual case) each counts once, and only a repeated one needs
-# min(count, max ref count): Σ min(c, r) = Σ c − Σ max(c − r, 0).
-
-def reference_counts(references: Sequence[Sequence[str]],
-                     max_n: int) -> tuple[dict, frozenset, tuple[int, ...]]:
-    """``(maxima, keys, lengths)`` of one segment's references, for ``count_matches``.
-
-    >>> maxima, keys, lengths = reference_counts([["a", "b"], ["a", "a"]], 2)
-    >>> maxima["a"], maxima[("a", "b")], lengths
-    (2, 1, (2, 2))
-    """
-    maxima: dict = {}
-    get = maxima.get
-    for k, ref in enumerate(references):
-        counts: Counter = Counter(ref)
-        for n in range(2, max_n + 1):
-            counts.update(zip(*[ref[i:] for i in range(n)], strict=False))
-        if k == 0:
-            maxima.update(counts)  # the first reference: a copy in C, no loop
-            continue
-        for gram, c in counts.items():
-            if c > get(gram, 0):
-                maxima[gram] = c
-    return maxima, frozenset(maxima), tuple(len(ref) for ref in references)
-
-
-def count_matches(candidate: Sequence[str], maxima: dict, keys: frozenset,
-                  max_n: int) -> list[int]:
-    """Clipped matches of every order 1 … max_n against ``reference_counts``' result.
-
-    >>> maxima, keys, _ = reference_counts([["a", "b"]], 2)
-    >>> count_matches("a a b".split(), maxima, keys, 2)    # a: min(2, 1), b: 1; "a b": 1
-    [2, 1]
-    """
-    matches = [0] * max_n
-    found = keys.__contains__
-    shifted: list = []
-    for n in range(1, min(max_n, len(candidate)) + 1):
-        if n == 1:
-            hits = list(filter(found, candidate))
-        else:
-            shifted.append(candidate[n - 1:])
-            hits = list(filter(found, zip(candidate, *shifted, strict=False)))
-        m = len(hits)
-        if not m:  # no n-gram matched, so no longer one can
-            break
-        if len(set(hits)) != m:  # a matched n-gram repeats: clip it at its maximum
-            for gram, c in Counter(hits).items():
-                if c > 1 and c > maxima[gram]:
-                    m -= c - maxima[gram]
-        matches[n - 1] = m
-    return matches

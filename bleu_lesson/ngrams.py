@@ -45,15 +45,19 @@ def ngram_counts(tokens: Sequence[str], n: int) -> Counter[NGram]:
     >>> ngram_counts("the the the".split(), 1)
     Counter({('the',): 3})
     """
-    _check_n(n)
-    return Counter(zip(*[tokens[i:] for i in range(n)], strict=False))
+    return Counter(ngrams(tokens, n))
 
 
 def all_ngram_counts(tokens: Sequence[str], max_n: int) -> list[Counter[NGram]]:
     """Count the n-grams of every order 1 … ``max_n``: element ``n - 1`` holds order n.
 
-    >>> [sum(c.values()) for c in all_ngram_counts("a b c d".split(), 4)]
-    [4, 3, 2, 1]
+    Orders longer than the sentence have no n-grams; their counters are empty and are
+    not enumerated (so a huge ``max_n`` costs nothing more).
+
+    >>> [sum(c.values()) for c in all_ngram_counts("a b c d".split(), 5)]
+    [4, 3, 2, 1, 0]
     """
     _check_n(max_n, "max_n")
-    return [ngram_counts(tokens, n) for n in range(1, max_n + 1)]
+    counted = min(max_n, len(tokens))
+    return ([ngram_counts(tokens, n) for n in range(1, counted + 1)]
+            + [Counter() for _ in range(max_n - counted)])

@@ -33,29 +33,88 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 __all__ = [
+    "SmoothingMethod",
+    "SMOOTHING",
     "SACREBLEU_METHODS",
     "NLTK_METHODS",
     "SMOOTHING_METHODS",
     "check_smoothing",
     "needs_order",
+    "smoothed_precisions",
     "sacrebleu_precisions",
     "nltk_precisions",
 ]
 
-#: sacrebleu's methods and their default smoothing values (None: takes no value).
-SACREBLEU_METHODS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-#: NLTK's ``SmoothingFunction`` methods, with its defaults epsilon=0.1, alpha=5, k=5.
-NLTK_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
-SMOOTHING_METHODS: tuple[str, ...] = tuple(SACREBLEU_METHODS) + NLTK_METHODS
-
 _NLTK_EPSILON, _NLTK_ALPHA, _NLTK_K = 0.1, 5, 5
+
+
+@dataclass(frozen=True)
+class SmoothingMethod:
+    """One entry of the registry: everything the library needs to know about a method.
+
+    ``family`` is the tool whose semantics it follows ("sacrebleu" or "nltk"); ``default``
+    the value of ``smooth_value`` when none is given (``None``: the method takes no value);
+    ``min_orders`` how many n-gram orders its statistics must count at least (NLTK's
+method 5 reads the 5-gram precision whatever ``max_n``);
+    ``zeros`` what the geometric mean does with a precision still 0 after smoothing
+    (``"zero"``: the score is 0, as sacrebleu; ``"skip"``: it is left out, as NLTK).
+    """
+
+    name: str
+    family: str
+    default: float | None
+    min_orders: int
+    zeros: str
+    description: str
+
+    @property
+    def takes_value(self) -> bool:
+        """Whether ``smooth_value`` applies to this method."""
+        return self.default is not None
+
+
+def _sacrebleu(name: str, default: float | None, description: str) -> SmoothingMethod:
+    return SmoothingMethod(name, "sacrebleu", default, 1, "zero", description)
+
+
+def _nltk(i: int, description: str, min_orders: int = 1) -> SmoothingMethod:
+    return SmoothingMethod(f"method{i}", "nltk", None, min_orders, "skip", description)
+
+
+#: THE registry of smoothing methods: options, the CLI, the widgets, the docs and the
+#: tests all read it. To add a method, add an entry here and its branch in
+#: ``sacrebleu_precisions`` or ``nltk_precisions`` (see CONTRIBUTING.md).
+SMOOTHING: dict[str, SmoothingMethod] = {m.name: m for m in [
+    _sacrebleu("none", None, "no smoothing: one zero precision makes BLEU 0"),
+    _sacrebleu("floor", 0.1, "an order with no match gets precision ε / t_n"),
+    _sacrebleu("add-k", 1, "orders n ≥ 2 use (m_n + k) / (t_n + k)"),
+    _sacrebleu("exp", None, "the i-th order with no match gets 1 / (2^i · t_n)"),
+    _nltk(0, "no smoothing, but a zero precision becomes the smallest float"),
+    _nltk(1, "(m_n + ε) / t_n for zero counts (ε = 0.1)"),
+    _nltk(2, "add 1 to numerator and denominator of every order n ≥ 2"),
+    _nltk(3, "as exp"),
+    _nltk(4, "as exp, scaled by ln(c) / K (K = 5)"),
+    _nltk(5, "average each order with its neighbours (reads the 5-gram precision)", 5),
+    _nltk(6, "interpolate with a prior (α = 5); needs p_3 > 0"),
+    _nltk(7, "method 4, then method 5", 5),
+]}
+
+#: sacrebleu's methods and their default smoothing values (None: takes no value).
+SACREBLEU_METHODS: dict[str, float | None] = {
+    name: m.default for name, m in SMOOTHING.items() if m.family == "sacrebleu"
+}
+#: NLTK's ``SmoothingFunction`` methods, with its defaults epsilon=0.1, alpha=5, k=5.
+NLTK_METHODS: tuple[str, ...] = tuple(n for n, m in SMOOTHING.items() if m.family == "nltk")
+#: Every method's name, in the registry's order.
+SMOOTHING_METHODS: tuple[str, ...] = tuple(SMOOTHING)
 
 
 def check_smoothing(smoothing: object) -> str:
     """Return ``smoothing`` if it names a method, else raise a ``ValueError`` listing them."""
-    if not isinstance(smoothing, str) or smoothing not in SMOOTHING_METHODS:
+    if not isinstance(smoothing, str) or smoothing not in SMOOTHING:
         raise ValueError(
             f"smoothing must be one of {', '.join(SMOOTHING_METHODS)}; got {smoothing!r}"
         )
@@ -66,8 +125,28 @@ def needs_order(smoothing: str, max_n: int) -> int:
     """How many n-gram orders the statistics must count for this method.
 
     NLTK's method 5 (and so 7) always looks at the 5-gram precision too.
+
+    >>> needs_order("exp", 4), needs_order("method5", 4)
+    (4, 5)
     """
-    return max(max_n, 5) if smoothing in ("method5", "method7") else max_n
+    return max(max_n, SMOOTHING[check_smoothing(smoothing)].min_orders)
+
+
+def smoothed_precisions(matches: Sequence[int], totals: Sequence[int], method: str, *,
+                        value: float | None = None, effective_order: bool = False,
+                        hyp_len: int = 0,
+                        fifth: tuple[int, int] | None = None) -> tuple[list[float], int]:
+    """The precisions of any registered method, and how many orders enter the mean.
+
+    Dispatches on the method's family; the NLTK family always uses every order.
+
+    >>> smoothed_precisions([3, 1, 0, 0], [4, 3, 2, 1], "method1", hyp_len=4)
+    ([0.75, 0.3333333333333333, 0.05, 0.1], 4)
+    """
+    family = SMOOTHING[check_smoothing(method)].family
+    if family == "sacrebleu":
+        return sacrebleu_precisions(matches, totals, method, value, effective_order)
+    return nltk_precisions(matches, totals, method, hyp_len, fifth), len(matches)
 
 
 def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: str,
@@ -85,7 +164,7 @@ def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: 
     if method not in SACREBLEU_METHODS:
         raise ValueError(f"not one of sacrebleu's smoothing methods: {method!r}")
     if value is None:
-        value = SACREBLEU_METHODS[method]
+        value = SMOOTHING[method].default
     max_n = len(matches)
     precisions = [0.0] * max_n
     if not any(matches):

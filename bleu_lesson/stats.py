@@ -65,7 +65,7 @@ class BleuStats:
 
 
 def sum_stats(stats: Iterable[BleuStats]) -> BleuStats:
-    """Add many statistics at once (what ``sum`` does, in one pass over plain ints).
+    """Add many statistics: ``sum(stats)``, with a clear error for an empty sequence.
 
     >>> sum_stats([BleuStats(1, 2, (1,), (1,)), BleuStats(2, 2, (0,), (2,))])
     BleuStats(hyp_len=3, ref_len=4, matches=(1,), totals=(3,))
@@ -75,15 +75,4 @@ def sum_stats(stats: Iterable[BleuStats]) -> BleuStats:
         first = next(it)
     except StopIteration:
         raise ValueError("cannot sum an empty sequence of BleuStats") from None
-    hyp_len, ref_len = first.hyp_len, first.ref_len
-    matches, totals = list(first.matches), list(first.totals)
-    order = first.order
-    for s in it:
-        if s.order != order:
-            raise ValueError(f"cannot add statistics of {order} and {s.order} orders")
-        hyp_len += s.hyp_len
-        ref_len += s.ref_len
-        for i in range(order):
-            matches[i] += s.matches[i]
-            totals[i] += s.totals[i]
-    return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals))
+    return sum(it, first)

@@ -1,8 +1,9 @@
-"""Clipped counts of a whole corpus at once, with numpy: ``count_matches`` for every segment.
+"""Clipped counts of a whole corpus at once, with numpy: ``clipped_counts`` for every segment.
 
-The numbers are exactly those of ``clipping.reference_counts`` + ``clipping.count_matches``;
-only the bookkeeping differs. Instead of one ``Counter`` of tuples per segment, every
-n-gram becomes an integer and the whole corpus is counted with a few array operations:
+The numbers are exactly those of the standard-library engine (``engines.python``, the
+chapters' ``clipping.clipped_counts``); only the bookkeeping differs. Instead of one
+``Counter`` of tuples per segment, every n-gram becomes an integer and the whole corpus
+is counted with a few array operations:
 
 1. each reference token gets an id (its index in a vocabulary); an n-gram's id is the
    rank of ``(id of its first n-1 tokens) * V + (id of its last token)`` among all the
@@ -16,8 +17,9 @@ n-gram becomes an integer and the whole corpus is counted with a few array opera
     clipped_n(segment i) = Σ_g min(count_cand,i(g), max_k count_ref_k,i(g))
 
 ``BleuScorer`` uses this for test-set-sized corpora when numpy is installed
-(``engine="auto"``); ``tests/test_vectorized.py`` checks that every count equals the
-standard-library path's. numpy is imported here, so ``import bleu_lesson`` stays light.
+(``engine="auto"``, through ``NumpyEngine``); ``tests/test_vectorized.py`` checks that
+every count equals the standard-library engine's. numpy is imported here, so
+``import bleu_lesson`` stays light.
 
 >>> index = ReferenceIndex([[["a", "b"], ["a", "a"]], [["c"]]], max_n=2)
 >>> lengths, matches = index.count([["a", "a", "b"], ["c", "c"]])
@@ -32,7 +34,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-__all__ = ["ReferenceIndex"]
+__all__ = ["NumpyEngine", "ReferenceIndex"]
 
 _INT = np.int64
 
@@ -134,3 +136,30 @@ class ReferenceIndex:
             matches[:, n - 1] = np.bincount(wanted[found] // K, weights=clipped,
                                             minlength=self.n_segments)
         return lengths, matches
+
+
+class NumpyEngine:
+    """The ``engines.Engine`` interface on a ``ReferenceIndex``.
+
+    Orders longer than every reference cannot match, so the index counts only up to the
+    longest reference; a candidate's n-gram totals are max(L − n + 1, 0).
+    """
+
+    name = "numpy"
+
+    def __init__(self, references: Sequence[Sequence[Sequence[str]]], order: int) -> None:
+        self.order = order
+        longest = max((len(ref) for segment in references for ref in segment), default=0)
+        self._index = ReferenceIndex(references, max(1, min(order, longest)))
+
+    def count(self, candidates: Sequence[Sequence[str]]) -> list[tuple[tuple[int, ...],
+                                                                      tuple[int, ...]]]:
+        lengths, matches = self._index.count(candidates)
+        order = self.order
+        pad = (0,) * (order - self._index.max_n)
+        out = []
+        for length, row in zip(lengths.tolist(), matches.tolist(), strict=True):
+            counted = min(order, length)
+            totals = tuple(range(length, length - counted, -1)) + (0,) * (order - counted)
+            out.append((tuple(row) + pad, totals))
+        return out
