@@ -1,8 +1,12 @@
 """bleu_lesson: BLEU built step by step, for the course "BLEU分数计算与多参考译文评估".
 
-The names a chapter imports. Everything here is standard library only; sacrebleu is
-loaded when a standard tokenizer is first used, matplotlib and ipywidgets only by
-``bleu_lesson.plots`` and ``bleu_lesson.widgets``.
+The course's own API, the names a chapter imports. The seed chapter's four functions
+(``tokenize``, ``get_ngrams``, ``count_clipped_ngrams``, ``compute_bleu``) live only in
+``bleu_lesson.seed``; the tokenizers by name are ``bleu_lesson.tokenizers.tokenize``.
+
+Everything here is standard library only; sacrebleu is loaded when a standard tokenizer
+is first used, matplotlib and ipywidgets only by ``bleu_lesson.plots`` and
+``bleu_lesson.widgets``.
 """
 
 from ._version import __version__
@@ -21,7 +25,6 @@ from .clipping import ClippedNGram, clipped_counts, clipping_table, max_referenc
 from .display import show_source
 from .doctor import doctor
 from .ngrams import all_ngram_counts, ngram_counts, ngrams
-from .seed import compute_bleu, count_clipped_ngrams, get_ngrams, tokenize
 from .smoothing import SMOOTHING_METHODS
 from .stats import BleuStats, sum_stats
 from .tokenizers import TOKENIZERS, get_tokenizer
@@ -40,12 +43,9 @@ __all__ = [
     "clipped_counts",
     "clipping_table",
     "closest_ref_length",
-    "compute_bleu",
     "corpus_bleu",
-    "count_clipped_ngrams",
     "doctor",
     "geometric_mean",
-    "get_ngrams",
     "get_tokenizer",
     "max_reference_counts",
     "ngram_counts",
@@ -55,5 +55,4 @@ __all__ = [
     "sentence_bleu",
     "show_source",
     "sum_stats",
-    "tokenize",
 ]

@@ -28,8 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bleu import BleuResult, sentence_bleu
+from .smoothing import SMOOTHING, SMOOTHING_METHODS
 
-__all__ = ["Variant", "VARIANTS", "score", "result", "space_split"]
+__all__ = ["Variant", "VARIANTS", "score", "result", "space_split",
+           "TOOL_KNOBS", "knobs_of", "tool_options", "matching_tools"]
 
 
 def space_split(text: str) -> list[str]:
@@ -88,3 +90,79 @@ def result(name: str, candidate: str, references: Sequence[str]) -> BleuResult:
 def score(name: str, candidate: str, references: Sequence[str]) -> float:
     """BLEU (0–1) of ``candidate`` under the rules of ``name``: seed, sacrebleu, nltk, d2l, hf."""
     return result(name, candidate, references).score
+
+
+# --- the knobs, as chapter 08's explorer offers them ----------------------------------
+
+#: The knobs of chapter 08's explorer: label -> the value it stands for.
+TOOL_KNOBS: dict[str, dict[str, str]] = {
+    "tokenizer": {"whitespace split": "none", "13a": "13a", "split(' ') (d2l)": "space"},
+    "reference length": {"closest, ties: shorter": "closest-shorter",
+                         "closest, ties: first": "closest-first",
+                         "shortest": "shortest", "first reference only": "first-only"},
+    "weights": {"uniform": "uniform", "1/2^n (d2l)": "halving"},
+    "smoothing": {s: s for s in SMOOTHING_METHODS},
+}
+
+_HALVING = (1 / 2, 1 / 4, 1 / 8, 1 / 16)
+
+
+def _has_effective_order(smoothing: object) -> bool:
+    return SMOOTHING[str(smoothing)].family == "sacrebleu"
+
+
+def knobs_of(variant: Variant) -> dict[str, object]:
+    """A preset as the explorer's knob values.
+
+    >>> knobs_of(VARIANTS["seed"])["reference length"]
+    'closest-first'
+    """
+    o = variant.options
+    tok = o.get("tokenizer", "13a")
+    if variant.first_reference_only:
+        ref = "first-only"
+    elif o.get("ref_length", "closest") == "shortest":
+        ref = "shortest"
+    else:
+        ref = "closest-first" if o.get("tie", "shorter") == "first" else "closest-shorter"
+    smoothing = o.get("smoothing", "exp")
+    return {"tokenizer": "space" if tok is space_split else tok,
+            "lowercase": bool(o.get("lowercase", False)),
+            "reference length": ref,
+            "weights": "halving" if o.get("weights") else "uniform",
+            "smoothing": smoothing,
+            "effective order": bool(o.get("effective_order", True))
+            and _has_effective_order(smoothing)}
+
+
+def tool_options(knobs: dict[str, object]) -> tuple[dict, bool]:
+    """The ``sentence_bleu`` options (and whether to keep only the first reference).
+
+    >>> options, first_only = tool_options(knobs_of(VARIANTS["d2l"]))
+    >>> options["weights"], first_only
+    ((0.5, 0.25, 0.125, 0.0625), True)
+    """
+    tok = space_split if knobs["tokenizer"] == "space" else knobs["tokenizer"]
+    ref = knobs["reference length"]
+    options = {"tokenizer": tok, "lowercase": bool(knobs["lowercase"]),
+               "smoothing": knobs["smoothing"], "effective_order": bool(knobs["effective order"]),
+               "ref_length": "shortest" if ref == "shortest" else "closest",
+               "tie": "first" if ref == "closest-first" else "shorter"}
+    if knobs["weights"] == "halving":
+        options["weights"] = _HALVING
+    return options, ref == "first-only"
+
+
+def matching_tools(knobs: dict[str, object]) -> list[str]:
+    """The presets whose rules are exactly these knobs.
+
+    >>> matching_tools(knobs_of(VARIANTS["hf"]))
+    ['hf']
+    """
+    def norm(k: dict[str, object]) -> dict[str, object]:
+        k = dict(k)
+        if not _has_effective_order(k["smoothing"]):
+            k["effective order"] = False  # NLTK's methods have no effective order
+        return k
+
+    return [name for name, v in VARIANTS.items() if norm(knobs_of(v)) == norm(knobs)]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from .bleu import sentence_bleu
+from .bleu import geometric_mean, sentence_bleu
 from .brevity import brevity_penalty, closest_ref_length
 from .clipping import clipping_table
 from .display import message_html, table_html, tokens_html
@@ -28,6 +28,7 @@ from .ngrams import ngram_counts
 from .seed import tokenize as seed_tokenize
 from .smoothing import SMOOTHING_METHODS
 from .tokenizers import TOKENIZERS, get_tokenizer
+from .variants import TOOL_KNOBS, VARIANTS, knobs_of, matching_tools, tool_options
 
 __all__ = [
     "parse_references",
@@ -305,7 +306,7 @@ def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float])
             log_sum += w * math.log(p)
             term = f"{w * math.log(p):.4f}"
         rows.append((f"p{n}", f"{p:.4f}", f"{w:.4f}", term))
-    geo = 0.0 if zero else math.exp(log_sum)
+    geo = geometric_mean(precisions, weights)  # the one the score uses
     # both weighted the same way as BLEU weighs them (no renormalising): Σ w·p vs exp(Σ w·log p)
     arith = sum(p * w for p, w in zip(precisions, weights, strict=True))
     note = " · 有一个精确率为 0，几何平均为 0 (one zero precision zeroes it)" if zero else ""
@@ -446,68 +447,6 @@ class CorpusExplorer(_Explorer):
 
 # --- 08 tools compared -----------------------------------------------------------------
 
-#: The knobs of chapter 08's explorer: label -> the options it stands for.
-TOOL_KNOBS: dict[str, dict[str, object]] = {
-    "tokenizer": {"whitespace split": "none", "13a": "13a", "split(' ') (d2l)": "space"},
-    "reference length": {"closest, ties: shorter": "closest-shorter",
-                         "closest, ties: first": "closest-first",
-                         "shortest": "shortest", "first reference only": "first-only"},
-    "weights": {"uniform": "uniform", "1/2^n (d2l)": "halving"},
-    "smoothing": {s: s for s in ("none", "exp", "floor", "add-k", "method0", "method1",
-                                 "method2", "method3", "method4", "method5", "method6",
-                                 "method7")},
-}
-
-
-def knobs_of(variant) -> dict[str, object]:
-    """A preset from ``variants`` as the explorer's knob values."""
-    from .variants import space_split
-
-    o = variant.options
-    tok = o.get("tokenizer", "13a")
-    if variant.first_reference_only:
-        ref = "first-only"
-    elif o.get("ref_length", "closest") == "shortest":
-        ref = "shortest"
-    else:
-        ref = "closest-first" if o.get("tie", "shorter") == "first" else "closest-shorter"
-    return {"tokenizer": "space" if tok is space_split else tok,
-            "lowercase": bool(o.get("lowercase", False)),
-            "reference length": ref,
-            "weights": "halving" if o.get("weights") else "uniform",
-            "smoothing": o.get("smoothing", "exp"),
-            "effective order": bool(o.get("effective_order", True))
-            and o.get("smoothing", "exp") in ("none", "floor", "add-k", "exp")}
-
-
-def tool_options(knobs: dict[str, object]) -> tuple[dict, bool]:
-    """The ``sentence_bleu`` options (and whether to keep only the first reference)."""
-    from .variants import space_split
-
-    tok = {"space": space_split}.get(knobs["tokenizer"], knobs["tokenizer"])
-    ref = knobs["reference length"]
-    options = {"tokenizer": tok, "lowercase": bool(knobs["lowercase"]),
-               "smoothing": knobs["smoothing"], "effective_order": bool(knobs["effective order"]),
-               "ref_length": "shortest" if ref == "shortest" else "closest",
-               "tie": "first" if ref == "closest-first" else "shorter"}
-    if knobs["weights"] == "halving":
-        options["weights"] = (1 / 2, 1 / 4, 1 / 8, 1 / 16)
-    return options, ref == "first-only"
-
-
-def matching_tools(knobs: dict[str, object]) -> list[str]:
-    """The presets of ``bleu_lesson.variants`` whose rules are exactly these knobs."""
-    from .variants import VARIANTS
-
-    def norm(k):
-        k = dict(k)
-        if k["smoothing"] not in ("none", "floor", "add-k", "exp"):
-            k["effective order"] = False  # NLTK's methods have no effective order
-        return k
-
-    return [name for name, v in VARIANTS.items() if norm(knobs_of(v)) == norm(knobs)]
-
-
 def render_tools(candidate: str, references: str | Sequence[str],
                  knobs: dict[str, object]) -> str:
     """The score for one choice of every knob, and which tool's rules those are."""
@@ -536,8 +475,6 @@ class ToolsExplorer(_Explorer):
                  references: Sequence[str] = ("The cat is sitting on the mat.",
                                               "A cat is on the mat."),
                  preset: str = "sacrebleu") -> None:
-        from .variants import VARIANTS
-
         start = knobs_of(VARIANTS[preset])
         self.preset = widgets.Dropdown(options=list(VARIANTS), value=preset,
                                        description="preset",
@@ -562,8 +499,6 @@ class ToolsExplorer(_Explorer):
 
     def _apply_preset(self, change: object = None) -> None:
         """Set every knob to the chosen tool's rules (one re-render at the end)."""
-        from .variants import VARIANTS
-
         knobs = knobs_of(VARIANTS[self.preset.value])
         for knob, control in self.knobs.items():
             if knob in TOOL_KNOBS:

@@ -28,10 +28,10 @@ from bleu_lesson import (
     corpus_bleu,
     ngram_counts,
     sentence_bleu,
-    tokenize,
 )
 from bleu_lesson.bleu import geometric_mean
 from bleu_lesson.datasets import SEED_CANDIDATE, SEED_REFERENCES, TOY_CORPUS
+from bleu_lesson.seed import tokenize
 from bleu_lesson.tokenizers import tokenize as tokenize_with
 
 pytestmark = pytest.mark.e2e
