@@ -1,68 +1,37 @@
 """Properties BLEU must have whatever the input (hypothesis-generated segments).
 
 These need no reference implementation: each is a fact about the definition (clipped counts,
-closest reference length with ties to the shorter, sums of statistics, the geometric mean).
+closest reference length with ties to the shorter, sums of statistics, the geometric mean),
+or a number worked out by hand. Comparisons of the library with itself (corpus BLEU of one
+segment against sentence BLEU, which run the same code) are not here: the numbers are
+compared with sacrebleu, NLTK and the seed's own code in test_vs_sacrebleu.py,
+test_vs_nltk.py and test_variants.py.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
-
-import bleu_lesson
-from bleu_lesson import (
-    BleuScorer,
-    clipped_counts,
-    corpus_bleu,
-    get_tokenizer,
-    sentence_bleu,
-    sum_stats,
+from strategies import (
+    ALL_SMOOTHING,
+    BOUNDED_SMOOTHING,
+    SACREBLEU_TOKENIZERS,
+    fast,
+    segments,
+    sentence_examples,
 )
+from strategies import corpus_examples as _corpus_examples
 
-TOKENIZERS = ["none", "13a", "intl", "zh", "char"]
-SACREBLEU_SMOOTHING = ["none", "floor", "add-k", "exp"]
-NLTK_SMOOTHING = [f"method{i}" for i in range(8)]
-ALL_SMOOTHING = SACREBLEU_SMOOTHING + NLTK_SMOOTHING
-# NLTK's method 5 (and 7 = 4 then 5) averages each precision with its neighbours, starting
-# from p_1 + 1, so it can exceed 1 (NLTK does the same: see test_vs_nltk.py).
-BOUNDED_SMOOTHING = [s for s in ALL_SMOOTHING if s not in ("method5", "method7")]
+from bleu_lesson import corpus_bleu, get_tokenizer, sentence_bleu
 
-FAST = settings(max_examples=40, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                       HealthCheck.data_too_large])
-
-WORDS = ["the", "the", "The", "cat", "Cat", "mat", "mat.", "on", "is", "a", "there", ".", ",",
-         "it's", "U.S.", "3.14", "e-mail", "猫", "坐在", "垫子上", "猫坐在垫子上。", "，", "。",
-         "“你好”"]
-words = st.sampled_from(WORDS)
-segments = st.lists(words, max_size=10).map(" ".join)
-
-
-@st.composite
-def candidate_for(draw, refs: list[str]) -> str:
-    if draw(st.booleans()):
-        return draw(segments)
-    base = draw(st.sampled_from(refs)).split()
-    i = draw(st.integers(0, len(base)))
-    j = draw(st.integers(i, len(base)))
-    return " ".join(base[:i] + draw(st.lists(words, max_size=3)) + base[j:])
-
-
-@st.composite
-def sentence_examples(draw, max_refs: int = 4):
-    refs = draw(st.lists(segments, min_size=1, max_size=max_refs))
-    return draw(candidate_for(refs)), refs
-
-
-@st.composite
-def corpus_examples(draw, max_segments: int = 5, max_refs: int = 4):
-    per_segment = draw(st.lists(st.lists(segments, min_size=1, max_size=max_refs),
-                                min_size=1, max_size=max_segments))
-    return [draw(candidate_for(refs)) for refs in per_segment], per_segment
-
+# the module (the package's attribute `ngrams` is the function of that name)
+NGRAMS = importlib.import_module("bleu_lesson.ngrams")
+TOKENIZERS = list(SACREBLEU_TOKENIZERS)
+FAST = fast(40)
 
 options = st.fixed_dictionaries({
     "tokenizer": st.sampled_from(TOKENIZERS),
@@ -70,6 +39,10 @@ options = st.fixed_dictionaries({
     "smoothing": st.sampled_from(ALL_SMOOTHING),
     "max_n": st.integers(1, 5),
 })
+
+
+def corpus_examples():
+    return _corpus_examples(varying=True).map(lambda e: (e[0], e[1]))
 
 
 def call(fn, *args, **kwargs):
@@ -96,7 +69,7 @@ def test_score_is_between_0_and_1(smoothing, example, tokenizer, max_n, eff):
 
 @pytest.mark.parametrize("smoothing", BOUNDED_SMOOTHING)
 @FAST
-@given(refs=st.lists(segments, min_size=1, max_size=4), data=st.data(),
+@given(refs=st.lists(segments(), min_size=1, max_size=4), data=st.data(),
        tokenizer=st.sampled_from(TOKENIZERS), lowercase=st.booleans(),
        max_n=st.integers(1, 5), eff=st.booleans())
 def test_candidate_identical_to_a_reference_scores_1(smoothing, refs, data, tokenizer,
@@ -123,7 +96,7 @@ def test_reference_order_does_not_matter(example, opts, data):
 
 
 @FAST
-@given(example=sentence_examples(max_refs=3), extra=segments, opts=options)
+@given(example=sentence_examples(max_refs=3), extra=segments(), opts=options)
 def test_adding_a_reference_never_lowers_a_clipped_count(example, extra, opts):
     cand, refs = example
     opts = {**opts, "smoothing": "exp"}      # the counts do not depend on smoothing
@@ -131,40 +104,6 @@ def test_adding_a_reference_never_lowers_a_clipped_count(example, extra, opts):
     after = sentence_bleu(cand, refs + [extra], **opts)
     assert all(a >= b for a, b in zip(after.matches, before.matches, strict=True))
     assert after.totals == before.totals
-
-
-@FAST
-@given(example=sentence_examples(), tokenizer=st.sampled_from(TOKENIZERS),
-       lowercase=st.booleans(), max_n=st.integers(1, 6))
-def test_scorer_counts_are_the_lessons_clipped_counts(example, tokenizer, lowercase, max_n):
-    # BleuScorer counts with its own fast path; clipping.clipped_counts is the readable
-    # definition a chapter shows (cand & (ref_1 | ref_2 | …)). They must agree.
-    cand, refs = example
-    tok = get_tokenizer(tokenizer, lowercase)
-    result = sentence_bleu(cand, refs, tokenizer=tokenizer, lowercase=lowercase, max_n=max_n)
-    expected = [clipped_counts(tok(cand), [tok(r) for r in refs], n) for n in range(1, max_n + 1)]
-    assert list(zip(result.matches, result.totals, strict=True)) == expected
-
-
-@FAST
-@given(example=corpus_examples(), opts=options)
-def test_corpus_statistics_are_the_sum_of_segment_statistics(example, opts):
-    cands, per_segment = example
-    max_n = opts["max_n"]
-    scorer = BleuScorer(per_segment, **opts)
-    segment_stats = scorer.segment_stats(cands)
-    total = sum(segment_stats)
-    assert total == sum_stats(segment_stats) == bleu_lesson.sum_stats(segment_stats)
-    assert scorer.corpus_stats(cands) == total       # the one-pass sum corpus scoring uses
-    result = call(corpus_bleu, cands, per_segment, **opts)
-    assert result.matches == total.matches[:max_n]
-    assert result.totals == total.totals[:max_n]
-    assert (result.hyp_len, result.ref_len) == (total.hyp_len, total.ref_len)
-    # and each segment's record is the one sentence_bleu uses for that segment alone
-    for cand, refs, stats in zip(cands, per_segment, segment_stats, strict=True):
-        one = call(sentence_bleu, cand, refs, **opts)
-        assert (one.matches, one.totals) == (stats.matches[:max_n], stats.totals[:max_n])
-        assert (one.hyp_len, one.ref_len) == (stats.hyp_len, stats.ref_len)
 
 
 @FAST
@@ -221,14 +160,35 @@ def test_given_weights_of_orders_effective_order_drops_are_dropped():
     assert given_.score == pytest.approx(0.5 ** (2 / 3), abs=1e-12)  # (1/2 · 1/2) ** (1/3)
 
 
-@pytest.mark.parametrize("smoothing", ALL_SMOOTHING)
-@FAST
-@given(example=sentence_examples(), tokenizer=st.sampled_from(TOKENIZERS),
-       lowercase=st.booleans(), max_n=st.integers(1, 5))
-def test_corpus_of_one_segment_is_sentence_bleu_without_effective_order(
-        smoothing, example, tokenizer, lowercase, max_n):
-    cand, refs = example
-    kwargs = {"tokenizer": tokenizer, "lowercase": lowercase, "smoothing": smoothing,
-              "max_n": max_n}
-    corpus = call(corpus_bleu, [cand], [refs], **kwargs)
-    assert corpus == sentence_bleu(cand, refs, effective_order=False, **kwargs)
+# --- max_n far above the sentence length ---------------------------------------------------
+
+def test_max_n_of_a_million_on_a_six_token_sentence(monkeypatch):
+    # candidate "the cat sat on a mat", reference "the cat sat on the mat" (hand counts):
+    # p1 = 5/6, p2 = 3/5 (the cat, cat sat, sat on), p3 = 2/4, p4 = 1/3 (the cat sat on),
+    # p5 = 0/2 -> exp smoothing 1/(2·2), p6 = 0/1 -> 1/(4·1); no 7-gram, so with effective
+    # order the mean is over 6 orders; BP = 1 (c = r = 6)
+    expected = (5 / 6 * 3 / 5 * 2 / 4 * 1 / 3 * 1 / 4 * 1 / 4) ** (1 / 6)
+    orders = []
+    real = NGRAMS.ngrams
+
+    def spy(tokens, n):
+        orders.append(n)
+        return real(tokens, n)
+
+    monkeypatch.setattr(NGRAMS, "ngrams", spy)
+    result = sentence_bleu("the cat sat on a mat", ["the cat sat on the mat"],
+                           tokenizer="none", max_n=10**6, smoothing="exp", effective_order=True)
+    assert result.score == pytest.approx(expected, abs=1e-12)
+    assert result.matches[:7] == (5, 3, 2, 1, 0, 0, 0)
+    # orders with no n-gram are skipped, not enumerated: only orders 1..6 were ever built
+    assert orders and max(orders) <= 6
+
+
+def test_max_n_above_the_sentence_equals_sacrebleus_order_6():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    cand, ref = "the cat sat on a mat", "the cat sat on the mat"
+    theirs = sacrebleu.metrics.BLEU(max_ngram_order=6, effective_order=True, tokenize="none")
+    want = theirs.sentence_score(cand, [ref]).score / 100
+    for max_n in (6, 50, 10**5):
+        ours = sentence_bleu(cand, [ref], tokenizer="none", max_n=max_n)
+        assert ours.score == pytest.approx(want, abs=1e-12), max_n

@@ -24,9 +24,11 @@ import math
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
+from strategies import NLTK_SMOOTHING, fast, token_corpus_examples
+from strategies import token_sentence_examples as sentence_examples
 
 from bleu_lesson import (
     brevity_penalty,
@@ -36,9 +38,8 @@ from bleu_lesson import (
     sentence_bleu,
 )
 
-METHODS = [f"method{i}" for i in range(8)]
-FAST = settings(max_examples=25, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+METHODS = list(NLTK_SMOOTHING)
+FAST = fast(25)
 
 # (weights for NLTK, weights for bleu_lesson, max_n): NLTK's default is (0.25,)*4.
 WEIGHTS = [
@@ -50,35 +51,6 @@ WEIGHTS = [
     ((0.2,) * 5, (0.2,) * 5, 5),
     ((1.0,), (1.0,), 1),
 ]
-
-TOKENS = ["the", "the", "The", "cat", "mat", "on", "is", "a", "there", "sat", ".", ",",
-          "猫", "垫子", "上", "。"]
-tokens = st.sampled_from(TOKENS)
-
-
-@st.composite
-def token_lists(draw, min_size: int = 0, max_size: int = 10) -> list[str]:
-    return draw(st.lists(tokens, min_size=min_size, max_size=max_size))
-
-
-@st.composite
-def candidate_for(draw, refs: list[list[str]], min_size: int = 0) -> list[str]:
-    """Unrelated tokens, or a reference with a slice replaced (so long n-grams match)."""
-    if draw(st.booleans()):
-        return draw(token_lists(min_size=min_size))
-    base = draw(st.sampled_from(refs))
-    i = draw(st.integers(0, len(base)))
-    j = draw(st.integers(i, len(base)))
-    cand = base[:i] + draw(token_lists(max_size=3)) + base[j:]
-    return cand + draw(token_lists(min_size=max(0, min_size - len(cand)),
-                                   max_size=max(0, min_size - len(cand))))
-
-
-@st.composite
-def sentence_examples(draw, max_refs: int = 4):
-    refs = draw(st.lists(token_lists(), min_size=1, max_size=max_refs))
-    return draw(candidate_for(refs)), refs
-
 
 def nltk_sentence(cand, refs, method, weights):
     with warnings.catch_warnings():
@@ -149,14 +121,8 @@ def test_method5_can_exceed_one_like_nltk():
     assert ours.score == pytest.approx(expected, abs=1e-12)
 
 
-@st.composite
-def corpus_examples(draw, min_tokens: int, max_segments: int = 5, max_refs: int = 4):
-    cands, refs = [], []
-    for _ in range(draw(st.integers(1, max_segments))):
-        seg_refs = draw(st.lists(token_lists(), min_size=1, max_size=max_refs))
-        cands.append(draw(candidate_for(seg_refs, min_size=min_tokens)))
-        refs.append(seg_refs)
-    return cands, refs
+def corpus_examples(min_tokens: int):
+    return token_corpus_examples(min_tokens=min_tokens, max_refs=4)
 
 
 @pytest.mark.parametrize("nltk_w, our_w, max_n", WEIGHTS, ids=lambda w: str(w))

@@ -23,8 +23,16 @@ import logging
 
 import pytest
 import sacrebleu
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from strategies import (
+    SACREBLEU_SMOOTHING,
+    SACREBLEU_TOKENIZERS,
+    candidate_for,
+    corpus_examples,
+    fast,
+    sentence_examples,
+)
 
 import bleu_lesson
 from bleu_lesson import BleuScorer, corpus_bleu, references_from_streams, sentence_bleu
@@ -32,69 +40,11 @@ from bleu_lesson import BleuScorer, corpus_bleu, references_from_streams, senten
 # sacrebleu warns ("It is recommended to enable `effective_order`…") on purpose-made calls.
 logging.getLogger("sacrebleu").setLevel(logging.CRITICAL)
 
-TOKENIZERS = ["none", "13a", "intl", "zh", "char"]
-SMOOTHINGS = ["none", "floor", "add-k", "exp"]
+TOKENIZERS = list(SACREBLEU_TOKENIZERS)
+SMOOTHINGS = list(SACREBLEU_SMOOTHING)
 TOL = 1e-12
 
-FAST = settings(max_examples=25, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-# Mixed case, punctuation attached ("mat.") and detached ("."), numbers, hyphens, HTML
-# entities, accents, Chinese characters and Chinese punctuation (attached and detached),
-# and a few words that are likely to repeat.
-WORDS = [
-    "the", "the", "The", "THE", "cat", "Cat", "cat,", "mat", "mat.", "on", "is", "a", "A",
-    "there", "dog", ".", ",", "!", "?", "(it)", "it's", "U.S.", "3.14", "1,000", "e-mail",
-    "&amp;", "naïve", "Über", "—",
-    "猫", "坐在", "垫子上", "猫坐在垫子上。", "一只猫", "，", "。", "“你好”", "《书》", "！", "、",
-]
-
-words = st.sampled_from(WORDS)
-padding = st.sampled_from(["", "", "", " ", "  ", "\t"])
-
-
-@st.composite
-def segments(draw, max_words: int = 10) -> str:
-    """A segment of 0 … max_words words, sometimes with leading/trailing whitespace."""
-    tokens = draw(st.lists(words, max_size=max_words))
-    return draw(padding) + " ".join(tokens) + draw(padding)
-
-
-@st.composite
-def candidate_for(draw, refs: list[str]) -> str:
-    """Either unrelated text, or a reference with a slice replaced (so long n-grams match)."""
-    if draw(st.booleans()):
-        return draw(segments())
-    base = draw(st.sampled_from(refs)).split()
-    i = draw(st.integers(0, len(base)))
-    j = draw(st.integers(i, len(base)))
-    return " ".join(base[:i] + draw(st.lists(words, max_size=3)) + base[j:])
-
-
-@st.composite
-def sentence_examples(draw, max_refs: int = 4) -> tuple[str, list[str]]:
-    refs = draw(st.lists(segments(), min_size=1, max_size=max_refs))
-    return draw(candidate_for(refs)), refs
-
-
-@st.composite
-def corpus_examples(draw, max_segments: int = 5, max_refs: int = 4, varying: bool = False):
-    """(candidates, per-segment reference lists, sacrebleu streams)."""
-    n_streams = draw(st.integers(1, max_refs))
-    cands, per_segment, columns = [], [], []
-    for _ in range(draw(st.integers(1, max_segments))):
-        k = draw(st.integers(1, n_streams)) if varying else n_streams
-        refs = [draw(segments()) for _ in range(k)]
-        # which streams hold this segment's references (the others get None), in order
-        slots = sorted(draw(st.permutations(range(n_streams)))[:k])
-        column = [None] * n_streams
-        for slot, ref in zip(slots, refs, strict=True):
-            column[slot] = ref
-        cands.append(draw(candidate_for(refs)))
-        per_segment.append(refs)
-        columns.append(column)
-    streams = [[column[k] for column in columns] for k in range(n_streams)]
-    return cands, per_segment, streams
+FAST = fast(25)
 
 
 def assert_same(ours, theirs, smoothing: str, smooth_value: float | None = None) -> None:
