@@ -96,6 +96,23 @@ BAD_INPUT = [
      ValueError, r"smooth_value"),
     ("smooth_value negative", bleu(smoothing="floor", smooth_value=-1),
      ValueError, r"smooth_value"),
+    ("smooth_value NaN (floor)", bleu(smoothing="floor", smooth_value=float("nan")),
+     ValueError, r"smooth_value must be finite, got nan"),
+    ("smooth_value inf (add-k)", bleu(smoothing="add-k", smooth_value=float("inf")),
+     ValueError, r"smooth_value must be finite, got inf"),
+    ("smooth_value -inf (corpus)", corpus(smoothing="floor", smooth_value=float("-inf")),
+     ValueError, r"smooth_value must be finite"),
+    ("smooth_value a string", bleu(smoothing="floor", smooth_value="0.1"),
+     TypeError, r"smooth_value must be a number"),
+    # --- flags must be bools, not truthy strings ---
+    ("lowercase='yes'", bleu(lowercase="yes"), TypeError,
+     r"lowercase must be True or False, got 'yes'"),
+    ("lowercase=1 (BleuScorer)", lambda: BleuScorer([OK], lowercase=1), TypeError,
+     r"lowercase must be True or False"),
+    ("effective_order='no'", bleu(effective_order="no"), TypeError,
+     r"effective_order must be True or False, got 'no'"),
+    ("effective_order=None (corpus)", corpus(effective_order=None), TypeError,
+     r"effective_order must be True or False"),
     # --- the pieces ---
     ("closest_ref_length with no references", lambda: closest_ref_length(3, []),
      ValueError, r"at least one reference length is required"),
@@ -103,6 +120,13 @@ BAD_INPUT = [
      ValueError, r"tie"),
     ("references_from_streams with no stream", lambda: references_from_streams(),
      ValueError, r"at least one reference stream"),
+    ("references_from_streams of one str", lambda: references_from_streams("abc"),
+     TypeError, r"streams\[0\] must be a list of reference strings .*got str"),
+    ("references_from_streams(None)", lambda: references_from_streams(None),
+     TypeError, r"streams\[0\] must be a list of reference strings .*got NoneType"),
+    ("references_from_streams with an int in a stream",
+     lambda: references_from_streams(["a"], [3]),
+     TypeError, r"streams\[1\]\[0\] must be a str or None, got int"),
     ("references_from_streams of different lengths",
      lambda: references_from_streams(["a"], ["a", "b"]),
      ValueError, r"reference streams must have the same length"),
@@ -144,3 +168,53 @@ def test_empty_candidates_in_a_corpus_are_not_errors():
 def test_empty_reference_string_is_a_reference_of_length_0():
     result = sentence_bleu("the cat", [""], tokenizer="none", smoothing="none")
     assert (result.hyp_len, result.ref_len, result.bp, result.score) == (2, 0, 1.0, 0.0)
+
+
+# --- accepted where sacrebleu or NLTK accept them (issue 14, item 7) -----------------------
+
+CAND = "the cat sat on the mat"
+REFS = ["the cat is on the mat", "there is a cat on the mat"]
+
+
+def test_floor_with_smooth_value_0_is_accepted_and_unsmoothed_as_in_sacrebleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    # no 4-gram matches: the floor of 0 leaves p4 = 0, so BLEU is 0, as without smoothing
+    theirs = sacrebleu.metrics.BLEU(smooth_method="floor", smooth_value=0.0, tokenize="none",
+                                    effective_order=True).sentence_score(CAND, REFS)
+    ours = sentence_bleu(CAND, REFS, tokenizer="none", smoothing="floor", smooth_value=0.0)
+    assert ours.score == pytest.approx(theirs.score / 100, abs=1e-12)
+    assert ours.score == 0.0
+    # with every order matched, floor 0 changes nothing either: (5/6 · 3/5 · 1/4) ** (1/3)
+    three = sentence_bleu(CAND, REFS, tokenizer="none", max_n=3, smoothing="floor",
+                          smooth_value=0.0)
+    assert three.score == pytest.approx((5 / 6 * 3 / 5 * 1 / 4) ** (1 / 3), abs=1e-12)
+    assert "smooth:floor[0.00]" in three.signature
+
+
+def test_add_k_with_smooth_value_0_is_accepted_as_in_sacrebleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    theirs = sacrebleu.metrics.BLEU(smooth_method="add-k", smooth_value=0, tokenize="none",
+                                    max_ngram_order=3).sentence_score(CAND, REFS)
+    ours = sentence_bleu(CAND, REFS, tokenizer="none", max_n=3, smoothing="add-k",
+                         smooth_value=0)
+    assert ours.score == pytest.approx(theirs.score / 100, abs=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # NLTK on method0's zero 4-gram count
+@pytest.mark.parametrize("method", ["method0", "method1", "method3"])
+def test_weights_as_a_numpy_array_are_accepted_as_in_nltk(method):
+    np = pytest.importorskip("numpy")
+    nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
+    weights = np.array([0.4, 0.3, 0.2, 0.1])
+    theirs = nltk_bleu.sentence_bleu([r.split() for r in REFS], CAND.split(), weights=weights,
+                                     smoothing_function=getattr(nltk_bleu.SmoothingFunction(),
+                                                                method))
+    ours = sentence_bleu(CAND, REFS, tokenizer="none", smoothing=method, weights=weights)
+    assert ours.score == pytest.approx(theirs, rel=1e-12)
+    assert ours.score > 0
+
+
+def test_integer_numpy_weights_are_numbers_too():
+    np = pytest.importorskip("numpy")
+    ours = sentence_bleu(CAND, REFS, tokenizer="none", max_n=1, weights=np.array([1]))
+    assert ours.score == pytest.approx(5 / 6, abs=1e-12)   # p1 = 5/6, BP = 1

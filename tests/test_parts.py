@@ -110,11 +110,16 @@ def test_a_callable_is_a_tokenizer():
     assert result.score == 1.0 and result.hyp_len == 2
 
 
-def test_package_level_tokenize_is_the_seeds():
-    # bleu_lesson.tokenize is the seed's one-argument function (lowercase + split);
-    # the tokenizer-name version lives in bleu_lesson.tokenizers.tokenize
-    assert bleu_lesson.tokenize("The Cat.") == ["the", "cat."]
-    assert bleu_lesson.tokenize is not tokenize
+def test_the_seeds_functions_live_only_in_bleu_lesson_seed():
+    # bleu_lesson.tokenize (the seed's) vs bleu_lesson.tokenizers.tokenize was a known
+    # student confusion: the top-level namespace now holds only the course's own API
+    from bleu_lesson import seed
+
+    for name in ("tokenize", "get_ngrams", "count_clipped_ngrams", "compute_bleu"):
+        assert not hasattr(bleu_lesson, name), name
+        assert name in seed.__all__
+    assert seed.tokenize("The Cat.") == ["the", "cat."]   # lowercase + whitespace split
+    assert tokenize("The Cat.", "none") == ["The", "Cat."]
 
 
 # --- n-grams --------------------------------------------------------------------------------
