@@ -7,9 +7,12 @@ For each segment, the references are reduced once per order with
 not enumerated: their counts are 0 / 0, so ``max_n`` far above the longest sentence
 costs nothing.
 
+Unigrams: the min(3, 2) + cat 1 = 3; bigrams: "the the" min(2, 1) + "the cat" 1 = 2; no
+trigram of the candidate is in a reference:
+
 >>> engine = PythonEngine([[["the", "cat", "the"], ["the", "the"]]], order=3)
->>> engine.count([["the", "the", "the", "cat"]])     # the: min(3, 2); "the the": min(2, 1)
-[((3, 1, 0), (4, 3, 2))]
+>>> engine.count([["the", "the", "the", "cat"]])
+[((3, 2, 0), (4, 3, 2))]
 """
 
 from __future__ import annotations
