@@ -20,7 +20,7 @@ help:
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
-	@echo "make lint       ruff check"
+	@echo "make lint       ruff check, then mypy bleu_lesson"
 	@echo "make bench      run benchmarks/*.py"
 	@echo "make venv       create .venv and install the package with its test extra"
 	@echo "make clean      remove caches and build output (distclean also removes .venv)"
@@ -58,6 +58,7 @@ notebooks: venv
 
 lint: venv
 	$(BIN)/ruff check $(wildcard bleu_lesson tests benchmarks)
+	$(BIN)/mypy bleu_lesson
 
 bench: venv
 	@found=0; \

@@ -7,7 +7,8 @@ Everything user-supplied is escaped.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 __all__ = ["show_source", "tokens_html", "table_html", "message_html"]
 
@@ -15,7 +16,7 @@ _CHIP = ("display:inline-block;margin:2px;padding:1px 6px;border-radius:4px;"
          "font-family:monospace;background:{bg};border:1px solid #bbb")
 
 
-def show_source(obj: object) -> None:
+def show_source(obj: Callable[..., Any]) -> None:
     """Print the source of a library function or class, with the module it lives in.
 
     The chapters show the code they run this way, so the text on the page is always

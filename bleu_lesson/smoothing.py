@@ -163,8 +163,7 @@ def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: 
     """
     if method not in SACREBLEU_METHODS:
         raise ValueError(f"not one of sacrebleu's smoothing methods: {method!r}")
-    if value is None:
-        value = SMOOTHING[method].default
+    k = value if value is not None else (SMOOTHING[method].default or 0.0)
     max_n = len(matches)
     precisions = [0.0] * max_n
     if not any(matches):
@@ -172,9 +171,10 @@ def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: 
     eff_order = max_n
     mteval = 1.0
     for n in range(1, max_n + 1):
-        correct, total = matches[n - 1], totals[n - 1]
+        correct: float = matches[n - 1]
+        total: float = totals[n - 1]
         if method == "add-k" and n > 1:
-            correct, total = correct + value, total + value
+            correct, total = correct + k, total + k
         if total == 0:
             break
         if effective_order:
@@ -184,7 +184,7 @@ def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: 
                 mteval *= 2
                 precisions[n - 1] = 1.0 / (mteval * total)
             elif method == "floor":
-                precisions[n - 1] = value / total
+                precisions[n - 1] = k / total
         else:
             precisions[n - 1] = correct / total
     return precisions, eff_order

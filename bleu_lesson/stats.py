@@ -61,7 +61,7 @@ class BleuStats:
         # lets the built-in sum() start from 0
         if other == 0:
             return self
-        return NotImplemented  # type: ignore[return-value]
+        return NotImplemented
 
 
 def sum_stats(stats: Iterable[BleuStats]) -> BleuStats:

@@ -494,13 +494,14 @@ class ToolsExplorer(_Explorer):
         super().__init__([self.candidate, self.references, *self.knobs.values()],
                          lambda: render_tools(self.candidate.value, self.references.value,
                                               self.knob_values()))
-        self.children = (self.preset, *self.children)
+        self.children: tuple[widgets.Widget, ...] = (self.preset, *self.children)
         self.preset.observe(self._apply_preset, names="value")
 
     def _apply_preset(self, change: object = None) -> None:
         """Set every knob to the chosen tool's rules (one re-render at the end)."""
         knobs = knobs_of(VARIANTS[self.preset.value])
         for knob, control in self.knobs.items():
+            value: object
             if knob in TOOL_KNOBS:
                 value = next(k for k, v in TOOL_KNOBS[knob].items() if v == knobs[knob])
             else:

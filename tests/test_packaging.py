@@ -159,7 +159,10 @@ def test_pyproject_metadata():
     assert project["name"] == "bleu-lesson"
     assert project["version"] == "0.1.0"
     assert project["scripts"]["bleu-lesson"] == "bleu_lesson.__main__:main"
-    assert data["tool"]["setuptools"]["packages"] == ["bleu_lesson"]
+    # the package and every subpackage (engines/, chapters/) are installed
+    include = data["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert "bleu_lesson" in include and "bleu_lesson.*" in include
+    assert (ROOT / "bleu_lesson" / "engines" / "__init__.py").exists()
     package_data = data["tool"]["setuptools"]["package-data"]["bleu_lesson"]
     assert {"*.json", "py.typed"} <= set(package_data)
     assert (ROOT / "bleu_lesson" / "py.typed").exists()

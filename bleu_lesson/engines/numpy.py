@@ -123,7 +123,9 @@ class ReferenceIndex:
                 at = np.flatnonzero((gram >= 0) & (remaining >= n))
                 last = ids[at + n - 1]
                 at, last = at[last >= 0], last[last >= 0]
-                found, rank = _lookup(self.codes[n - 1], gram[at] * self.V + last)
+                codes = self.codes[n - 1]
+                assert codes is not None  # orders n >= 2 always have their codes
+                found, rank = _lookup(codes, gram[at] * self.V + last)
                 gram = np.full(len(ids), -1, dtype=_INT)
                 gram[at[found]] = rank[found]
             at = np.flatnonzero(gram >= 0)
