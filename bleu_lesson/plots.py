@@ -5,22 +5,22 @@ with it shows it once.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import matplotlib
 import matplotlib.pyplot  # noqa: F401  loads Jupyter's inline backend, so a Figure displays
 
 matplotlib.rcParams["svg.hashsalt"] = "bleu-lesson"  # stable SVG ids, should one be saved
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from .bleu import sentence_bleu  # noqa: E402
+from .bleu import geometric_mean, sentence_bleu  # noqa: E402
 from .brevity import brevity_penalty  # noqa: E402
 
 __all__ = ["plot_brevity_penalty", "plot_means", "plot_reference_ceiling", "plot_bars"]
 
 
-def _figure(width: float = 6.0, height: float = 3.6) -> tuple[Figure, object]:
+def _figure(width: float = 6.0, height: float = 3.6) -> tuple[Figure, Axes]:
     fig = Figure(figsize=(width, height), layout="constrained")
     return fig, fig.add_subplot()
 
@@ -48,7 +48,7 @@ def plot_means(fixed: Sequence[float] = (1.0, 0.8, 0.5), steps: int = 50) -> Fig
     fig, ax = _figure()
     ps = [i / steps for i in range(steps + 1)]
     k = len(fixed) + 1
-    geo = [math.exp(sum(math.log(x) for x in (*fixed, p)) / k) if p > 0 else 0.0 for p in ps]
+    geo = [geometric_mean([*fixed, p]) for p in ps]  # the one BLEU uses
     arith = [(sum(fixed) + p) / k for p in ps]
     _ = ax.plot(ps, geo, label="geometric mean (BLEU)")
     _ = ax.plot(ps, arith, linestyle="--", label="arithmetic mean")

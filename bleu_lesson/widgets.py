@@ -295,7 +295,7 @@ def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float])
         return message_html("精确率在 0 到 1 之间，权重不能为负 (0 ≤ p ≤ 1, w ≥ 0).")
     if not any(weights):
         return message_html("权重不能全为 0 (weights must not all be zero).")
-    rows, log_sum, zero = [], 0.0, False
+    rows, zero = [], False
     for n, (p, w) in enumerate(zip(precisions, weights, strict=True), start=1):
         if w == 0:
             term = "0 (权重为 0)"
@@ -303,7 +303,6 @@ def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float])
             term = "−∞"
             zero = True
         else:
-            log_sum += w * math.log(p)
             term = f"{w * math.log(p):.4f}"
         rows.append((f"p{n}", f"{p:.4f}", f"{w:.4f}", term))
     geo = geometric_mean(precisions, weights)  # the one the score uses

@@ -366,3 +366,52 @@ def test_signature_counts_references():
     two = corpus_bleu(["a", "b"], [["a", "x"], ["b", "y"]])
     var = corpus_bleu(["a", "b"], [["a", "x"], ["b"]])
     assert two.signature.startswith("nrefs:2|") and var.signature.startswith("nrefs:var|")
+
+
+# --- one home per rule: the smoothing registry, options resolved once -----------------------
+
+def test_every_reader_of_the_smoothing_registry_offers_every_method():
+    from bleu_lesson import smoothing, variants
+    from bleu_lesson.__main__ import build_parser
+
+    names = list(smoothing.SMOOTHING)
+    # the twelve methods of the two tools (sacrebleu 2.x: none/floor/add-k/exp; NLTK 3.8:
+    # SmoothingFunction().method0 … method7)
+    assert names == ["none", "floor", "add-k", "exp"] + [f"method{i}" for i in range(8)]
+    assert list(bleu_lesson.SMOOTHING_METHODS) == names
+    assert list(variants.TOOL_KNOBS["smoothing"].values()) == names
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    score = subparsers.choices["score"]
+    cli = next(a for a in score._actions if "--smooth" in a.option_strings)
+    assert list(cli.choices) == names
+    # defaults are sacrebleu's (floor 0.1, add-k 1); only those two take a value
+    assert {n: m.default for n, m in smoothing.SMOOTHING.items() if m.takes_value} == {
+        "floor": 0.1, "add-k": 1}
+    assert [n for n, m in smoothing.SMOOTHING.items() if m.min_orders > 1] == [
+        "method5", "method7"]   # NLTK's method 5 reads the 5-gram precision
+
+
+def test_widgets_offer_every_smoothing_method():
+    widgets = pytest.importorskip("bleu_lesson.widgets")
+    from bleu_lesson import smoothing
+
+    explorer = widgets.BleuExplorer()
+    assert list(explorer.smoothing.options) == list(smoothing.SMOOTHING)
+
+
+def test_options_resolve_the_tokenizer_and_signature_once(monkeypatch):
+    import importlib
+
+    bleu = importlib.import_module("bleu_lesson.bleu")
+    options = bleu.BleuOptions(tokenizer="none", smoothing="floor")
+    stats = BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3))
+    calls = []
+    monkeypatch.setattr(bleu, "get_tokenizer", lambda *a: calls.append(a))
+    monkeypatch.setattr(bleu.BleuOptions, "_make_signature_tail",
+                        lambda self: calls.append("signature"))
+    results = [bleu.score_stats(stats, options, nrefs=2) for _ in range(1000)]  # a bootstrap
+    assert calls == []
+    assert results[0].signature.startswith("nrefs:2|case:mixed|eff:no|tok:none|smooth:floor")
+    # p4 = 0.1 / 3 (floor); (1 · 4/5 · 2/4 · 0.1/3) ** (1/4) · exp(1 - 7/6)
+    assert results[-1].score == pytest.approx(
+        (4 / 5 * 2 / 4 * 0.1 / 3) ** 0.25 * math.exp(-1 / 6), abs=1e-12)
