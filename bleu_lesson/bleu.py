@@ -24,7 +24,7 @@ import math
 import numbers
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ._version import __version__
 from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
@@ -127,6 +127,11 @@ class BleuOptions:
         # bootstrap of 1,000 resamples does not build it (or the signature) 1,000 times
         object.__setattr__(self, "tokenize", get_tokenizer(self.tokenizer, self.lowercase))
         object.__setattr__(self, "_signature_tail", self._make_signature_tail())
+
+    def __reduce__(self) -> tuple:
+        # pickled as the arguments it was made from; the tokenizer is resolved again
+        init = [f.name for f in fields(self) if f.init]
+        return (type(self), tuple(getattr(self, name) for name in init))
 
     @property
     def order(self) -> int:

@@ -415,3 +415,15 @@ def test_options_resolve_the_tokenizer_and_signature_once(monkeypatch):
     # p4 = 0.1 / 3 (floor); (1 · 4/5 · 2/4 · 0.1/3) ** (1/4) · exp(1 - 7/6)
     assert results[-1].score == pytest.approx(
         (4 / 5 * 2 / 4 * 0.1 / 3) ** 0.25 * math.exp(-1 / 6), abs=1e-12)
+
+
+def test_options_pickle_as_the_arguments_they_were_made_from():
+    import pickle
+
+    from bleu_lesson import BleuOptions
+
+    options = BleuOptions(tokenizer="13a", smoothing="floor", smooth_value=0.2, max_n=2)
+    again = pickle.loads(pickle.dumps(options))   # e.g. sent to a worker process
+    assert again == options
+    assert again.tokenize("a b.") == ["a", "b", "."]    # 13a splits the final period
+    assert again.signature(1) == options.signature(1)
