@@ -159,9 +159,13 @@ class NumpyEngine:
         lengths, matches = self._index.count(candidates)
         order = self.order
         pad = (0,) * (order - self._index.max_n)
+        totals_of: dict[int, tuple[int, ...]] = {}  # a length's n-gram totals, L − n + 1
         out = []
         for length, row in zip(lengths.tolist(), matches.tolist(), strict=True):
-            counted = min(order, length)
-            totals = tuple(range(length, length - counted, -1)) + (0,) * (order - counted)
+            totals = totals_of.get(length)
+            if totals is None:
+                counted = min(order, length)
+                totals = totals_of[length] = (tuple(range(length, length - counted, -1))
+                                              + (0,) * (order - counted))
             out.append((tuple(row) + pad, totals))
         return out
