@@ -427,3 +427,17 @@ def test_options_pickle_as_the_arguments_they_were_made_from():
     assert again == options
     assert again.tokenize("a b.") == ["a", "b", "."]    # 13a splits the final period
     assert again.signature(1) == options.signature(1)
+
+
+def test_the_glossary_names_every_smoothing_method_of_the_registry():
+    from pathlib import Path
+
+    from bleu_lesson import smoothing
+
+    row = next(line for line in (Path(__file__).resolve().parents[1] / "docs" / "glossary.md")
+               .read_text(encoding="utf-8").splitlines() if line.startswith("| 平滑 |"))
+    for name, method in smoothing.SMOOTHING.items():
+        if method.family == "sacrebleu" and name != "none":
+            assert f"`{name}`" in row, name
+    nltk = [n for n, m in smoothing.SMOOTHING.items() if m.family == "nltk"]
+    assert f"`{nltk[0]}`–`{nltk[-1]}`" in row   # NLTK's methods as a range
