@@ -122,6 +122,20 @@ def test_both_engines_score_a_system_again_from_the_one_memo(engine):
     assert calls == [1] and other.matches[0] == 5        # hand count: 3 + 2 unigrams
 
 
+def test_the_memo_keeps_the_most_recent_systems(monkeypatch):
+    from bleu_lesson import bleu
+
+    monkeypatch.setattr(bleu, "MEMO_SYSTEMS", 2)
+    scorer = BleuScorer([["the cat sat"]], engine="python", tokenizer="none")
+    calls = []
+    real = scorer._engine.count
+    scorer._engine.count = lambda cands: calls.append(cands[0]) or real(cands)
+    for system in (["a"], ["b"], ["a"], ["c"], ["b"], ["a"]):
+        scorer.segment_stats(system)
+    # a, b counted; a from the memo (now most recent); c evicts b; b evicts a; a again
+    assert calls == [["a"], ["b"], ["c"], ["b"], ["a"]]
+
+
 # --- real data ---------------------------------------------------------------------------
 
 @pytest.mark.wmt22
