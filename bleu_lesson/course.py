@@ -35,6 +35,7 @@ from typing import Any
 __all__ = [
     "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
     "stub_solutions", "is_student_copy", "check_report_path", "REPORT_HEADER",
+    "nbgrader_cell_metadata", "with_nbgrader_metadata",
     "make_student_copy", "write_student_copies", "execute_copy", "check_submission",
     "check_submissions", "write_report", "summary_table",
 ]
@@ -265,6 +266,81 @@ def write_student_copies(out_dir: str | Path, notebooks: Iterable[str | Path], *
         text = json.dumps(student, ensure_ascii=False, indent=1) + "\n"
         _atomic_write(target, lambda f, text=text: f.write(text))
     return [target for target, _ in copies]
+
+
+# --- nbgrader -------------------------------------------------------------------------
+
+#: nbgrader's ClearSolutions settings that make ``nbgrader generate_assignment`` write the
+#: same student version as ``make_student_copy`` (tools/nbgrader_config.py sets them).
+NBGRADER_BEGIN, NBGRADER_END = BEGIN, END
+NBGRADER_CODE_STUB = STUB + "\nraise NotImplementedError"
+NBGRADER_POINTS = 1  # per check("X.Y", ...) call
+_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d+\.\d+)["']""")
+
+
+def _grade_key(exercise_id: str) -> str:
+    return exercise_id.replace(".", "_")
+
+
+def nbgrader_cell_metadata(nb: dict) -> list[dict | None]:
+    """The ``nbgrader`` metadata (schema 3) each cell of a chapter should carry, in order:
+    a solution cell (one with solution blocks) is an unlocked, ungraded answer; a cell that
+    calls ``check("X.Y", ...)`` is a locked test worth ``NBGRADER_POINTS`` per check; any
+    other cell carries none (None). Raises ValueError naming the cell when a cell is both."""
+    from .exercises import EXERCISES
+
+    by_answer = {ex.answer_name: ex.id for ex in EXERCISES.values()}
+    found: list[dict | None] = []
+    used: set[str] = set()
+
+    def unique(grade_id: str) -> str:
+        base, n = grade_id, 1
+        while grade_id in used:
+            n += 1
+            grade_id = f"{base}_{n}"
+        used.add(grade_id)
+        return grade_id
+
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            found.append(None)
+            continue
+        src = _source(cell)
+        try:
+            blocks = solution_blocks(src)
+        except ValueError as exc:
+            raise ValueError(f"cell {i}: {exc}") from None
+        checks = _CHECK_CALL.findall(src)
+        if blocks and checks:
+            raise ValueError(f"cell {i} holds both a solution and check(): nbgrader needs "
+                             "the answer and its test in separate cells")
+        if blocks:
+            defined = re.findall(r"^\s*def\s+([A-Za-z_]\w*)", src, re.M)
+            ids = [by_answer[name] for name in defined if name in by_answer]
+            grade_id = f"answer_{_grade_key(ids[0])}" if ids else f"answer_cell{i}"
+            found.append({"grade": False, "grade_id": unique(grade_id), "locked": False,
+                          "schema_version": 3, "solution": True})
+        elif checks:
+            found.append({"grade": True, "grade_id": unique(f"check_{_grade_key(checks[0])}"),
+                          "locked": True, "points": NBGRADER_POINTS * len(checks),
+                          "schema_version": 3, "solution": False})
+        else:
+            found.append(None)
+    return found
+
+
+def with_nbgrader_metadata(nb: dict) -> dict:
+    """A copy of ``nb`` with each cell's ``nbgrader`` metadata set as
+    ``nbgrader_cell_metadata`` says (and removed where it says none); every other key of
+    the metadata, and every source and output, is kept. Applying it twice changes nothing."""
+    out = copy.deepcopy(nb)
+    for cell, meta in zip(out.get("cells", []), nbgrader_cell_metadata(nb), strict=True):
+        cell_meta = cell.setdefault("metadata", {})
+        if meta is None:
+            cell_meta.pop("nbgrader", None)
+        else:
+            cell_meta["nbgrader"] = meta
+    return out
 
 
 # --- checking submissions ---------------------------------------------------------------
