@@ -235,8 +235,9 @@ def _plan_student_copies(out_dir: str | Path, notebooks: Iterable[str | Path],
     if real_out.is_dir():
         for other in sorted(real_out.glob("*.ipynb")):
             if _is_source_notebook(other):
-                raise ValueError(f"--out {str(out)!r} holds an instructor's notebook "
-                                 f"({other.name}, with solutions): choose another folder")
+                raise ValueError(f"--out {str(out)!r} holds an instructor's notebook, "
+                                 f"{out / other.name} (it has the solutions): choose "
+                                 "another folder")
     sources = {src.resolve() for src, _, _ in plan}
     for _, target, _ in plan:
         if target.is_symlink() or target.exists():
@@ -563,7 +564,8 @@ def check_report_path(path: str | Path, inputs: Iterable[str | Path] = (), *,
         raise ValueError(f"--report {report} is a folder")
     folder = real.parent
     if not folder.is_dir():
-        raise ValueError(f"--report {report}: the folder {report.parent} does not exist")
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"--report {report}: {report.parent} {what}")
     if report.exists() and not force and not _is_report(report):
         raise ValueError(f"--report {report} exists and is not an earlier report (its first "
                          f"line is not {','.join(REPORT_HEADER)!r}): give --force to "

@@ -8,7 +8,17 @@ import json
 from pathlib import Path
 
 import pytest
-from notebook_tools import BEGIN, END, NEEDS_WMT22, chapters, load, source, wmt22_unavailable
+from notebook_tools import (
+    BEGIN,
+    END,
+    NEEDS_WMT22,
+    chapters,
+    load,
+    replace_solutions,
+    solution_blocks,
+    source,
+    wmt22_unavailable,
+)
 
 from bleu_lesson import course
 from bleu_lesson.__main__ import main
@@ -18,18 +28,9 @@ pytestmark = pytest.mark.skipif(not CHAPTERS, reason="no chapter notebooks yet")
 
 
 def _solution_blocks(nb: dict) -> list[str]:
-    blocks = []
-    for cell in nb["cells"]:
-        lines, inside = [], False
-        for line in source(cell).splitlines():
-            if line.strip() == BEGIN:
-                inside, lines = True, []
-            elif line.strip() == END:
-                inside = False
-                blocks.append("\n".join(lines))
-            elif inside:
-                lines.append(line)
-    return [b for b in blocks if b.strip()]
+    return [b for cell in nb["cells"] if cell["cell_type"] == "code"
+            for b in ("\n".join(blk.body) for blk in solution_blocks(source(cell)))
+            if b.strip()]
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
@@ -88,12 +89,8 @@ def _variant(tmp_path: Path, name: str, edit) -> Path:
 
 def _replace_solution(nb: dict, body: str) -> None:
     for cell in nb["cells"]:
-        src = source(cell)
-        if BEGIN in src:
-            head, rest = src.split(BEGIN, 1)
-            indent = head.split("\n")[-1]
-            tail = rest.split(END, 1)[1]
-            cell["source"] = head + BEGIN + "\n" + indent + body + "\n" + indent + END + tail
+        if cell["cell_type"] == "code" and solution_blocks(source(cell)):
+            cell["source"] = replace_solutions(source(cell), body)
 
 
 def _drop_cells(nb: dict, needle: str) -> None:
