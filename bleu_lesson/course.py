@@ -6,6 +6,13 @@ a function, ``raise NotImplementedError``; at the top of a cell, each assigned n
 ``...``), so the chapter still runs top to bottom and its checks say "还没有完成". The
 outputs of exercise cells are cleared; everything else stays as tested.
 
+Nothing an instructor owns is overwritten: ``write_student_copies`` refuses the originals'
+folder however it is spelled and files that are not student copies (unless ``force``);
+``check_report_path`` refuses a report path that is a submission, a notebook or a file that
+is not an earlier report; ``write_report`` writes atomically and escapes formula-like cells.
+The solution markers are parsed here and nowhere else (``solution_blocks``), and
+``nbgrader_cell_metadata`` derives nbgrader's cell metadata from them.
+
 ``check_submissions`` executes each submitted notebook in its own fresh kernel, with a
 time limit, and then checks every exercise of its chapter by name in that kernel, so a
 deleted check cell does not hide an answer and a deleted answer is reported. It never
@@ -42,7 +49,7 @@ __all__ = [
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = "# 在这里写代码"
-STATUSES = ("pass", "fail", "not-done", "error", "timeout")
+STATUSES = ("pass", "fail", "not-done", "error", "timeout", "not-checked")  # not-checked: Ctrl-C
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]+)?=(?!=)")
 
 
