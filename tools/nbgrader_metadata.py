@@ -38,21 +38,22 @@ def main(argv: list[str] | None = None) -> int:
     paths = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     stale = []
     for path in paths:
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         text = path.read_text(encoding="utf-8")
         try:
             new = dumps(with_nbgrader_metadata(json.loads(text)))
         except ValueError as exc:
-            print(f"nbgrader_metadata: {path}: {exc}", file=sys.stderr)
+            print(f"nbgrader_metadata: {shown}: {exc}", file=sys.stderr)
             return 2
         if new == text:
-            print(f"unchanged {path}")
+            print(f"unchanged {shown}")
             continue
         stale.append(path)
         if args.check:
-            print(f"stale     {path}")
+            print(f"stale     {shown}")
         else:
             _atomic_write(path, lambda f, new=new: f.write(new))
-            print(f"updated   {path}")
+            print(f"updated   {shown}")
     return 1 if args.check and stale else 0
 
 
