@@ -36,6 +36,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,10 @@ def _atomic_write(path: Path, write: Callable[[Any], None], *, newline: str | No
         raise
 
 
+def _write_text(f: Any, text: str) -> None:
+    f.write(text)
+
+
 def _read_notebook(path: Path) -> dict | None:
     """The notebook's JSON, or None when ``path`` is not a readable notebook."""
     try:
@@ -272,7 +277,7 @@ def write_student_copies(out_dir: str | Path, notebooks: Iterable[str | Path], *
     out.mkdir(parents=True, exist_ok=True)
     for target, student in copies:
         text = json.dumps(student, ensure_ascii=False, indent=1) + "\n"
-        _atomic_write(target, lambda f, text=text: f.write(text))
+        _atomic_write(target, partial(_write_text, text=text))
     return [target for target, _ in copies]
 
 
