@@ -51,6 +51,28 @@ def test_student_copy_has_no_solution_and_keeps_the_rest(path):
     assert student["metadata"]["bleu_lesson"]["chapter"] == path.name[:2]
 
 
+def test_marker_parser_reads_blocks_by_hand():
+    text = ("def f(x):\n    ### BEGIN SOLUTION\n    y = x\n    return y\n    ### END SOLUTION\n"
+            "### BEGIN SOLUTION\nanswer = 42\n### END SOLUTION\nprint(answer)")
+    blocks = course.solution_blocks(text)
+    assert [(b.begin, b.end, b.indent, b.body) for b in blocks] == [
+        (1, 4, "    ", ("    y = x", "    return y")), (5, 7, "", ("answer = 42",))]
+    assert course.stub_solutions(text) == ("def f(x):\n    # 在这里写代码\n"
+                                           "    raise NotImplementedError\n"
+                                           "# 在这里写代码\nanswer = ...\nprint(answer)")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("### BEGIN SOLUTION\nx = 1\n### BEGIN SOLUTION\n### END SOLUTION", "line 3: nested"),
+    ("x = 1\n### END SOLUTION", "line 2: ### END SOLUTION without"),
+    ("x = 1\n### BEGIN SOLUTION\nx = 2", "line 2: ### BEGIN SOLUTION is never closed"),
+    ("x = 1  ### BEGIN SOLUTION\n### END SOLUTION", "line 1: a solution marker must be"),
+])
+def test_marker_errors_name_the_line(text, message):
+    with pytest.raises(ValueError, match=message):
+        course.solution_blocks(text)
+
+
 @pytest.fixture(scope="module")
 def student_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("student")
