@@ -160,6 +160,10 @@ def graded(tmp_path_factory):
     shutil.copyfile(TOOLS / "nbgrader_config.py", course_dir / "nbgrader_config.py")
     (course_dir / "source" / "ch04").mkdir(parents=True)
     shutil.copyfile(CHAPTER, course_dir / "source" / "ch04" / CHAPTER.name)
+    (course_dir / "source" / "all").mkdir()  # every chapter, only for the comparison
+    for path in CHAPTERS:
+        shutil.copyfile(path, course_dir / "source" / "all" / path.name)
+    _nbgrader(course_dir, "generate_assignment", "all", "--force")
     _nbgrader(course_dir, "generate_assignment", "ch04", "--force")
     release = load(course_dir / "release" / "ch04" / CHAPTER.name)
 
@@ -184,22 +188,30 @@ def graded(tmp_path_factory):
             sub = gb.find_submission_notebook(CHAPTER.stem, "ch04", student)
             scores[student] = (sub.score, sub.max_score,
                                {g.name: g.score for g in sub.grades})
-    return release, scores
+    return course_dir, release, scores
 
 
-def test_generate_assignment_gives_our_student_version(graded):
-    release, _ = graded
-    ours = course.make_student_copy(load(CHAPTER), CHAPTER.name)
-    assert len(release["cells"]) == len(ours["cells"])
-    for i, (theirs, mine) in enumerate(zip(release["cells"], ours["cells"])):
-        assert theirs["cell_type"] == mine["cell_type"], f"cell {i}"
-        assert source(theirs) == source(mine), f"cell {i} differs"
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_generate_assignment_gives_our_student_version(graded, path):
+    course_dir, _, _ = graded
+    theirs_nb = load(course_dir / "release" / "all" / path.name)
+    ours = course.make_student_copy(load(path), path.name)
+    assert len(theirs_nb["cells"]) == len(ours["cells"])
+    for i, (theirs, mine) in enumerate(zip(theirs_nb["cells"], ours["cells"])):
+        assert theirs["cell_type"] == mine["cell_type"], f"{path.name} cell {i}"
+        assert source(theirs) == source(mine), f"{path.name} cell {i} differs"
+    text = "\n".join(source(c) for c in theirs_nb["cells"] if c["cell_type"] == "code")
+    assert course.BEGIN not in text and course.END not in text
+
+
+def test_the_released_chapter_has_no_solution(graded):
+    _, release, _ = graded
     text = "\n".join(source(c) for c in release["cells"])
-    assert course.BEGIN not in text and "return math.exp(1 - r / c)" not in text
+    assert "return math.exp(1 - r / c)" not in text and course.STUB in text
 
 
 def test_autograde_gives_points_only_for_right_answers(graded):
-    _, scores = graded
+    _, _, scores = graded
     assert scores["right"] == (2.0, 2.0, {"check_4_1": 1.0, "check_4_2": 1.0})
     assert scores["untouched"] == (0.0, 2.0, {"check_4_1": 0.0, "check_4_2": 0.0})
     assert scores["half"] == (1.0, 2.0, {"check_4_1": 1.0, "check_4_2": 0.0})
