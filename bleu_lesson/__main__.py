@@ -24,6 +24,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
@@ -177,49 +178,169 @@ def _score(args: argparse.Namespace) -> int:
 def _default_notebooks() -> list[str]:
     from pathlib import Path
 
-    here = Path.cwd() / "notebooks"
+    here = Path("notebooks")  # relative, so that messages name files as the user sees them
     found = sorted(str(p) for p in here.glob("[0-9][0-9]_*.ipynb"))
     if not found:
-        raise CLIError(f"no chapter notebooks given and none found in {here}")
+        raise CLIError(f"no chapter notebooks given and none found in {Path.cwd() / here}")
     return found
 
 
 def _student(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .course import write_student_copies
 
     notebooks = args.notebooks or _default_notebooks()
-    for nb in notebooks:
-        if not Path(nb).is_file():
-            raise CLIError(f"notebook {nb!r} does not exist")
     try:
-        written = write_student_copies(args.out, notebooks)
+        written = write_student_copies(args.out, notebooks, force=args.force)
     except (ValueError, OSError) as exc:
-        raise CLIError(str(exc)) from None
+        raise CLIError(f"student: {exc}") from None
     for path in written:
         print(path)
     return 0
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every living process below ``pid`` (read from /proc; empty where there is none)."""
+    from pathlib import Path
+
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _stop_children() -> None:
+    """Kill every process this one started (checkers and their kernels), so that an
+    interrupted ``check`` leaves nothing running."""
+    import os
+    import signal
+    import time
+
+    for attempt in range(2):  # again: a worker may have been starting a checker
+        for pid in _descendants(os.getpid()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if attempt == 0:
+            time.sleep(0.3)
+
+
+def _run_checks(paths: list[str], on_result, progress, **options) -> None:
+    """Check ``paths``, calling ``on_result(k, rows)`` in this thread as each submission
+    finishes (k indexes ``paths``).
+
+    Uses ``check_submissions(..., on_result=...)`` when it has that parameter: it must call
+    it in the calling thread once per submission as soon as that one is judged, and on
+    KeyboardInterrupt stop everything it started and re-raise. Otherwise (today's version,
+    which returns all rows at the end) each submission goes through ``check_submissions``
+    on its own, ``jobs`` at a time, with the same progress lines."""
+    import inspect
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    from . import course
+
+    check: Any = course.check_submissions  # the sandbox's version may take on_result
+    if "on_result" in inspect.signature(check).parameters:
+        check(paths, progress=progress, on_result=on_result, **options)
+        return
+    jobs = options.pop("jobs", 1)
+    one = {**options, "jobs": 1}
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        pending = {pool.submit(course.check_submissions, [p], **one): k
+                   for k, p in enumerate(paths)}
+        finished = 0
+        while pending:
+            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in done:
+                k = pending.pop(future)
+                try:
+                    rows = future.result()
+                except Exception as exc:  # never let one submission stop the others
+                    rows = [course.Row(str(paths[k]), "-", "error",
+                                       f"checker failed: {type(exc).__name__}: {exc}")]
+                finished += 1
+                counts = {s: sum(r.status == s for r in rows) for s in course.STATUSES}
+                summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+                progress(f"[{finished}/{len(paths)}] {paths[k]}: {summary}")
+                on_result(k, rows)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _check(args: argparse.Namespace) -> int:
     import os
+    import signal
 
-    from .course import check_submissions, summary_table, write_report
+    from .course import Row, check_report_path, summary_table, write_report
 
     if args.timeout <= 0:
         raise CLIError("--timeout must be positive")
     jobs = args.jobs or os.cpu_count() or 1
     if jobs < 1:
         raise CLIError("--jobs must be at least 1")
-    rows = check_submissions(args.submissions, timeout=args.timeout, jobs=jobs,
-                             progress=lambda line: print(line, file=sys.stderr, flush=True))
-    if args.report:
+    report = None
+    if args.report is not None:  # before grading: a bad path must not cost the results
         try:
-            write_report(rows, args.report)
+            report = check_report_path(args.report, args.submissions, force=args.force)
+        except ValueError as exc:
+            raise CLIError(f"check: {exc}") from None
+    paths = list(args.submissions)
+    done: dict[int, list[Row]] = {}
+
+    def rows(missing_why: str | None) -> list[Row]:
+        out = []
+        for k, path in enumerate(paths):
+            if k in done:
+                out.extend(done[k])
+            elif missing_why is not None:
+                out.append(Row(path, "", "not-checked", missing_why))
+        return out
+
+    def save(missing_why: str) -> str | None:
+        if report is None:
+            return None
+        try:
+            write_report(rows(missing_why), report)
         except OSError as exc:
-            raise CLIError(f"cannot write the report {args.report!r}: {exc}") from None
-    print(summary_table(rows))
+            return f"cannot write the report {str(report)!r}: {exc.strerror or exc}"
+        return None
+
+    def on_result(k: int, result: list[Row]) -> None:
+        done[k] = result
+        problem = save("not checked yet: the check was still running")  # a snapshot
+        if problem:
+            print(f"{PROG}: warning: {problem}", file=sys.stderr, flush=True)
+
+    try:
+        _run_checks(paths, on_result,
+                    lambda line: print(line, file=sys.stderr, flush=True),
+                    timeout=args.timeout, jobs=jobs)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the save
+        _stop_children()
+        missing = [p for k, p in enumerate(paths) if k not in done]
+        problem = save("not checked: the check was interrupted (Ctrl-C)")
+        print(summary_table(rows(None)))
+        where = f"; the report {report} lists them as not-checked" if report else ""
+        print(f"{PROG}: interrupted: {len(done)} of {len(paths)} submissions checked; "
+              f"not checked: {' '.join(missing)}{where}", file=sys.stderr)
+        if problem:
+            print(f"{PROG}: error: check: {problem}", file=sys.stderr)
+        return 130
+    print(summary_table(rows(None)))
+    problem = save("not checked")  # every submission is done: no such row
+    if problem:
+        raise CLIError(f"check: {problem}")
     return 0
 
 
@@ -268,7 +389,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "and the outputs of exercise cells cleared.")
     student.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                          help="chapters to copy (default: every notebooks/NN_*.ipynb)")
-    student.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    student.add_argument("--out", required=True, metavar="DIR",
+                         help="folder to write into; never the folder of the originals")
+    student.add_argument("--force", action="store_true",
+                         help="overwrite files in DIR that are not student copies")
     student.set_defaults(run=_student)
 
     check = commands.add_parser(
@@ -280,7 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
                        help="time limit per notebook (default: 120)")
     check.add_argument("--report", metavar="FILE.csv",
-                       help="write submission,exercise,status,detail rows to this CSV file")
+                       help="write submission,exercise,status,detail rows to this CSV file "
+                            "(rewritten as each submission finishes; kept on Ctrl-C)")
+    check.add_argument("--force", action="store_true",
+                       help="let --report overwrite an existing file that is not a report")
     check.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="submissions checked at once (default: the number of cores)")
     check.set_defaults(run=_check)

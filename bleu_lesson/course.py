@@ -6,6 +6,13 @@ a function, ``raise NotImplementedError``; at the top of a cell, each assigned n
 ``...``), so the chapter still runs top to bottom and its checks say "还没有完成". The
 outputs of exercise cells are cleared; everything else stays as tested.
 
+Nothing an instructor owns is overwritten: ``write_student_copies`` refuses the originals'
+folder however it is spelled and files that are not student copies (unless ``force``);
+``check_report_path`` refuses a report path that is a submission, a notebook or a file that
+is not an earlier report; ``write_report`` writes atomically and escapes formula-like cells.
+The solution markers are parsed here and nowhere else (``solution_blocks``), and
+``nbgrader_cell_metadata`` derives nbgrader's cell metadata from them.
+
 ``check_submissions`` executes each submitted notebook in its own fresh kernel, with a
 time limit, and then checks every exercise of its chapter by name in that kernel, so a
 deleted check cell does not hide an answer and a deleted answer is reported. It never
@@ -17,9 +24,11 @@ for work you do not trust.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import csv
 import json
+import os
 import re
 import shutil
 import sys
@@ -27,23 +36,84 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 __all__ = [
-    "BEGIN", "END", "STUB", "Row",
+    "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
+    "stub_solutions", "is_student_copy", "check_report_path", "REPORT_HEADER",
+    "nbgrader_cell_metadata", "with_nbgrader_metadata",
     "make_student_copy", "write_student_copies", "execute_copy", "check_submission",
     "check_submissions", "write_report", "summary_table",
 ]
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = "# 在这里写代码"
-STATUSES = ("pass", "fail", "not-done", "error", "timeout")
+STATUSES = ("pass", "fail", "not-done", "error", "timeout", "not-checked")  # not-checked: Ctrl-C
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]+)?=(?!=)")
 
 
 def _source(cell: dict) -> str:
     src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else src
+
+
+@dataclass(frozen=True)
+class SolutionBlock:
+    """One ``### BEGIN SOLUTION`` … ``### END SOLUTION`` block of a cell's source: the
+    0-based line numbers of its two markers, the BEGIN line's indentation, the lines between."""
+
+    begin: int
+    end: int
+    indent: str
+    body: tuple[str, ...]
+
+
+def solution_blocks(source: str) -> list[SolutionBlock]:
+    """The solution blocks of one cell's source, in order: THE parser of the markers.
+
+    A marker is a line that is exactly ``### BEGIN SOLUTION`` or ``### END SOLUTION``
+    (indentation aside); a line that holds a marker's text with anything else on it is an
+    error, as are nested, unopened and unclosed blocks (ValueError naming the line), so
+    that nbgrader, which matches the text anywhere in a line, reads the same blocks.
+
+    >>> [b.body for b in solution_blocks("def f(x):\\n    ### BEGIN SOLUTION\\n"
+    ...                                  "    return x\\n    ### END SOLUTION")]
+    [('    return x',)]
+    """
+    blocks: list[SolutionBlock] = []
+    start: int | None = None
+    indent = ""
+    lines = source.split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped == BEGIN:
+            if start is not None:
+                raise ValueError(f"line {i + 1}: nested {BEGIN} (the block of line "
+                                 f"{start + 1} is not closed)")
+            start, indent = i, line[: len(line) - len(line.lstrip())]
+        elif stripped == END:
+            if start is None:
+                raise ValueError(f"line {i + 1}: {END} without {BEGIN}")
+            blocks.append(SolutionBlock(start, i, indent, tuple(lines[start + 1:i])))
+            start = None
+        elif BEGIN[4:] in line or END[4:] in line:
+            raise ValueError(f"line {i + 1}: a solution marker must be a line of its own "
+                             f"({BEGIN!r} or {END!r}), got {line.strip()!r}")
+    if start is not None:
+        raise ValueError(f"line {start + 1}: {BEGIN} is never closed")
+    return blocks
+
+
+def stub_for(block: SolutionBlock) -> list[str]:
+    """The lines that replace one solution block in the student copy: ``# 在这里写代码``,
+    then ``raise NotImplementedError`` inside a function, or, at the top of a cell, each
+    name the block assigns set to ``...``."""
+    if block.indent:
+        return [block.indent + STUB, block.indent + "raise NotImplementedError"]
+    names = [m.group(1) for m in map(_ASSIGNED.match, block.body) if m]
+    return [STUB, *(f"{name} = ..." for name in dict.fromkeys(names))]
 
 
 def stub_solutions(source: str) -> str:
@@ -58,31 +128,14 @@ def stub_solutions(source: str) -> str:
     # 在这里写代码
     answer = ...
     """
+    lines = source.split("\n")
     out: list[str] = []
-    block: list[str] | None = None
-    indent = ""
-    for line in source.split("\n"):
-        stripped = line.strip()
-        if stripped == BEGIN:
-            if block is not None:
-                raise ValueError(f"nested {BEGIN}")
-            block, indent = [], line[: len(line) - len(line.lstrip())]
-        elif stripped == END:
-            if block is None:
-                raise ValueError(f"{END} without {BEGIN}")
-            out.append(indent + STUB)
-            if indent:
-                out.append(indent + "raise NotImplementedError")
-            else:
-                names = [m.group(1) for m in map(_ASSIGNED.match, block) if m]
-                out.extend(f"{name} = ..." for name in dict.fromkeys(names))
-            block = None
-        elif block is not None:
-            block.append(line)
-        else:
-            out.append(line)
-    if block is not None:
-        raise ValueError(f"{BEGIN} is never closed")
+    done = 0
+    for block in solution_blocks(source):
+        out.extend(lines[done:block.begin])
+        out.extend(stub_for(block))
+        done = block.end + 1
+    out.extend(lines[done:])
     return "\n".join(out)
 
 
@@ -117,18 +170,190 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
     return student
 
 
-def write_student_copies(out_dir: str | Path, notebooks: Iterable[str | Path]) -> list[Path]:
-    """Write the student copy of each notebook into ``out_dir``; returns the paths."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path in map(Path, notebooks):
+def _atomic_write(path: Path, write: Callable[[Any], None], *, newline: str | None = None) -> None:
+    """Write a text file all at once or not at all: into a temporary file in the same
+    folder, flushed to disk, then ``os.replace``d over ``path`` (which replaces a symlink
+    itself, never the file it points to). On any error the temporary file is removed and
+    ``path`` is as it was."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with open(fd, "w", encoding="utf-8", newline=newline) as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _write_text(f: Any, text: str) -> None:
+    f.write(text)
+
+
+def _read_notebook(path: Path) -> dict | None:
+    """The notebook's JSON, or None when ``path`` is not a readable notebook."""
+    try:
         nb = json.loads(path.read_text(encoding="utf-8"))
-        target = out / path.name
-        target.write_text(json.dumps(make_student_copy(nb, path.name), ensure_ascii=False,
-                                     indent=1) + "\n", encoding="utf-8")
-        written.append(target)
-    return written
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return nb if isinstance(nb, dict) and isinstance(nb.get("cells"), list) else None
+
+
+def is_student_copy(path: str | Path) -> bool:
+    """Whether ``path`` is a notebook that ``make_student_copy`` wrote (its metadata holds
+    ``bleu_lesson.student_copy``): the only kind of file ``student`` overwrites."""
+    nb = _read_notebook(Path(path))
+    meta = (nb or {}).get("metadata", {})
+    return isinstance(meta, dict) and isinstance(meta.get("bleu_lesson"), dict) and \
+        meta["bleu_lesson"].get("student_copy") is True
+
+
+def _is_source_notebook(path: Path) -> bool:
+    """An instructor's chapter: a notebook with solution markers that is no student copy."""
+    nb = _read_notebook(path)
+    if nb is None or is_student_copy(path):
+        return False
+    return any(c.get("cell_type") == "code" and BEGIN in _source(c) for c in nb["cells"])
+
+
+def _plan_student_copies(out_dir: str | Path, notebooks: Iterable[str | Path],
+                         force: bool) -> tuple[Path, list[tuple[Path, Path, dict]]]:
+    """Check everything before anything is written: the folder, each input, each target.
+    Raises ValueError naming the file at fault."""
+    if not str(out_dir).strip():
+        raise ValueError("--out is empty: give the folder to write the student copies into")
+    out = Path(out_dir)
+    real_out = out.resolve()  # symlinks and '..' included
+    if real_out.exists() and not real_out.is_dir():
+        raise ValueError(f"--out {str(out)!r} is not a folder")
+    plan: list[tuple[Path, Path, dict]] = []
+    names: dict[str, Path] = {}
+    for path in map(Path, notebooks):
+        if not path.exists():
+            raise ValueError(f"{path} does not exist")
+        nb = _read_notebook(path) if path.suffix == ".ipynb" and path.is_file() else None
+        if nb is None:
+            raise ValueError(f"{path} is not a notebook")
+        if path.resolve().parent == real_out:
+            raise ValueError(f"--out {str(out)!r} is the folder of {path}: the student "
+                             "copies would overwrite the instructor's notebooks")
+        if path.name in names:
+            raise ValueError(f"{names[path.name]} and {path} have the same name: their "
+                             f"student copies would both be {out / path.name}")
+        names[path.name] = path
+        plan.append((path, out / path.name, nb))
+    if real_out.is_dir():
+        for other in sorted(real_out.glob("*.ipynb")):
+            if _is_source_notebook(other):
+                raise ValueError(f"--out {str(out)!r} holds an instructor's notebook, "
+                                 f"{out / other.name} (it has the solutions): choose "
+                                 "another folder")
+    sources = {src.resolve() for src, _, _ in plan}
+    for _, target, _ in plan:
+        if target.is_symlink() or target.exists():
+            if target.resolve() in sources:
+                raise ValueError(f"{target} is one of the notebooks being copied")
+            if target.is_dir():
+                raise ValueError(f"{target} is a folder")
+            if not force and not is_student_copy(target):
+                raise ValueError(f"{target} exists and is not a student copy: move it "
+                                 "away, or give --force to overwrite it")
+    return out, plan
+
+
+def write_student_copies(out_dir: str | Path, notebooks: Iterable[str | Path], *,
+                         force: bool = False) -> list[Path]:
+    """Write the student copy of each notebook into ``out_dir``; returns the paths.
+
+    Nothing an instructor owns is overwritten: ``out_dir`` may not be (or resolve to) the
+    folder of a notebook being copied, nor hold an instructor's notebook; an existing file
+    is replaced only if it is itself a student copy, or with ``force``. Everything is
+    checked before the first file is written (ValueError naming the file), and each file
+    is written atomically."""
+    out, plan = _plan_student_copies(out_dir, notebooks, force)
+    copies = [(target, make_student_copy(nb, src.name)) for src, target, nb in plan]
+    out.mkdir(parents=True, exist_ok=True)
+    for target, student in copies:
+        text = json.dumps(student, ensure_ascii=False, indent=1) + "\n"
+        _atomic_write(target, partial(_write_text, text=text))
+    return [target for target, _ in copies]
+
+
+# --- nbgrader -------------------------------------------------------------------------
+
+#: nbgrader's ClearSolutions settings that make ``nbgrader generate_assignment`` write the
+#: same student version as ``make_student_copy`` (tools/nbgrader_config.py sets them).
+NBGRADER_BEGIN, NBGRADER_END = BEGIN, END
+NBGRADER_CODE_STUB = STUB + "\nraise NotImplementedError"
+NBGRADER_POINTS = 1  # per check("X.Y", ...) call
+_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d+\.\d+)["']""")
+
+
+def _grade_key(exercise_id: str) -> str:
+    return exercise_id.replace(".", "_")
+
+
+def nbgrader_cell_metadata(nb: dict) -> list[dict | None]:
+    """The ``nbgrader`` metadata (schema 3) each cell of a chapter should carry, in order:
+    a solution cell (one with solution blocks) is an unlocked, ungraded answer; a cell that
+    calls ``check("X.Y", ...)`` is a locked test worth ``NBGRADER_POINTS`` per check; any
+    other cell carries none (None). Raises ValueError naming the cell when a cell is both."""
+    from .exercises import EXERCISES
+
+    by_answer = {ex.answer_name: ex.id for ex in EXERCISES.values()}
+    found: list[dict | None] = []
+    used: set[str] = set()
+
+    def unique(grade_id: str) -> str:
+        base, n = grade_id, 1
+        while grade_id in used:
+            n += 1
+            grade_id = f"{base}_{n}"
+        used.add(grade_id)
+        return grade_id
+
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            found.append(None)
+            continue
+        src = _source(cell)
+        try:
+            blocks = solution_blocks(src)
+        except ValueError as exc:
+            raise ValueError(f"cell {i}: {exc}") from None
+        checks = _CHECK_CALL.findall(src)
+        if blocks and checks:
+            raise ValueError(f"cell {i} holds both a solution and check(): nbgrader needs "
+                             "the answer and its test in separate cells")
+        if blocks:
+            defined = re.findall(r"^\s*def\s+([A-Za-z_]\w*)", src, re.M)
+            ids = [by_answer[name] for name in defined if name in by_answer]
+            grade_id = f"answer_{_grade_key(ids[0])}" if ids else f"answer_cell{i}"
+            found.append({"grade": False, "grade_id": unique(grade_id), "locked": False,
+                          "schema_version": 3, "solution": True})
+        elif checks:
+            found.append({"grade": True, "grade_id": unique(f"check_{_grade_key(checks[0])}"),
+                          "locked": True, "points": NBGRADER_POINTS * len(checks),
+                          "schema_version": 3, "solution": False})
+        else:
+            found.append(None)
+    return found
+
+
+def with_nbgrader_metadata(nb: dict) -> dict:
+    """A copy of ``nb`` with each cell's ``nbgrader`` metadata set as
+    ``nbgrader_cell_metadata`` says (and removed where it says none); every other key of
+    the metadata, and every source and output, is kept. Applying it twice changes nothing."""
+    out = copy.deepcopy(nb)
+    for cell, meta in zip(out.get("cells", []), nbgrader_cell_metadata(nb), strict=True):
+        cell_meta = cell.setdefault("metadata", {})
+        if meta is None:
+            cell_meta.pop("nbgrader", None)
+        else:
+            cell_meta["nbgrader"] = meta
+    return out
 
 
 # --- checking submissions ---------------------------------------------------------------
@@ -302,13 +527,84 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     return [row for k in range(len(paths)) for row in results[k]]
 
 
-def write_report(rows: Sequence[Row], path: str | Path) -> None:
-    """CSV with the header ``submission,exercise,status,detail``."""
-    with open(path, "w", newline="", encoding="utf-8") as f:
+REPORT_HEADER = ("submission", "exercise", "status", "detail")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: object) -> str:
+    """A cell as a spreadsheet will not run it: text beginning with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return gets a leading ``'`` (OWASP's CSV-injection rule).
+
+    >>> [_csv_cell(v) for v in ("=HYPERLINK(1)", "-", "+1", "@x", "6/6", "")]
+    ["'=HYPERLINK(1)", "'-", "'+1", "'@x", '6/6', '']
+    """
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _is_report(path: Path) -> bool:
+    """Whether ``path`` is an earlier report: its first line is exactly the header."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            first = f.readline(200)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return first.rstrip("\r\n") == ",".join(REPORT_HEADER)
+
+
+def check_report_path(path: str | Path, inputs: Iterable[str | Path] = (), *,
+                      force: bool = False) -> Path:
+    """Refuse a report path that would destroy something, before any grading starts.
+
+    Refused always: an empty path, any ``.ipynb``, one of ``inputs`` (symlinks and ``..``
+    resolved), a folder, a folder that does not exist or cannot be written into. Refused
+    unless ``force``: an existing file that is not an earlier report (recognised by its
+    exact header). Raises ValueError naming the file; returns the path.
+    """
+    if not str(path).strip():
+        raise ValueError("--report is empty: give the CSV file to write")
+    report = Path(path)
+    if report.suffix.lower() == ".ipynb":
+        raise ValueError(f"--report {report} is a notebook, not a CSV file (did a glob "
+                         "after --report expand to the submissions? put --report FILE.csv "
+                         "first)")
+    real = report.resolve()
+    for item in map(Path, inputs):
+        if item.resolve() == real:
+            raise ValueError(f"--report {report} is one of the submissions")
+    if real.is_dir():
+        raise ValueError(f"--report {report} is a folder")
+    folder = real.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"--report {report}: {report.parent} {what}")
+    if report.exists() and not force and not _is_report(report):
+        raise ValueError(f"--report {report} exists and is not an earlier report (its first "
+                         f"line is not {','.join(REPORT_HEADER)!r}): give --force to "
+                         "overwrite it")
+    try:  # the only honest test of "can I write here": write something (root ignores modes)
+        fd, tmp = tempfile.mkstemp(prefix=f".{report.name}.", suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise ValueError(f"--report {report} cannot be written: "
+                         f"{exc.strerror or exc}") from None
+    return report
+
+
+def write_report(rows: Iterable[Row], path: str | Path) -> None:
+    """CSV with the header ``submission,exercise,status,detail``, written atomically
+    (a temporary file in the same folder, then ``os.replace``); cells that a spreadsheet
+    would read as a formula are escaped (see ``_csv_cell``)."""
+
+    def write(f) -> None:
         writer = csv.writer(f)
-        writer.writerow(["submission", "exercise", "status", "detail"])
+        writer.writerow(REPORT_HEADER)
         for row in rows:
-            writer.writerow([row.submission, row.exercise, row.status, row.detail])
+            writer.writerow([_csv_cell(row.submission), _csv_cell(row.exercise),
+                             _csv_cell(row.status), _csv_cell(row.detail)])
+
+    _atomic_write(Path(path), write, newline="")
 
 
 def summary_table(rows: Sequence[Row]) -> str:

@@ -21,6 +21,7 @@ It never shows the solution's code, only values. Results are kept per kernel in
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -140,11 +141,20 @@ def run(exercise_id: str, answer: Any) -> CheckResult:
 results: dict[str, CheckResult] = {}
 
 
+#: Set (to anything but "" or "0") in the environment of a grader that counts a cell that
+#: raises as a failed test, such as nbgrader's autograde: then ``check`` also raises
+#: AssertionError when the answer does not pass. A learner's own kernel never sets it.
+RAISE_ENV = "BLEU_LESSON_CHECK_RAISES"
+
+
 def check(exercise_id: str, answer: Any) -> None:
-    """Check a learner's answer, print the verdict, and remember it for ``progress``."""
+    """Check a learner's answer, print the verdict, and remember it for ``progress``;
+    under ``BLEU_LESSON_CHECK_RAISES`` (nbgrader), raise AssertionError unless it passed."""
     result = run(exercise_id, answer)
     results[exercise_id] = result
     print(result.message())
+    if result.status != "pass" and os.environ.get(RAISE_ENV, "") not in ("", "0"):
+        raise AssertionError(f"exercise {exercise_id}: {result.status}")
 
 
 def progress(chapter: str | int) -> None:

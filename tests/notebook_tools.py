@@ -7,9 +7,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+# The solution markers are parsed in one place, bleu_lesson.course; the tests use it too.
+from bleu_lesson.course import BEGIN, END, solution_blocks, stub_solutions  # noqa: F401
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
-BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 # "预期输出 / Expected output" (either half is enough), then a fenced block
 _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)```", re.S)
 
@@ -87,15 +89,15 @@ def documented_outputs(path: Path) -> list[Documented]:
 
 
 def strip_solutions(text: str) -> str:
-    """The cell's source with each solution block replaced by a stub at its indentation
-    (what a student copy holds), so the result still parses."""
-    out, inside = [], False
-    for line in text.splitlines():
-        if line.strip() == BEGIN:
-            inside = True
-            out.append(line[: len(line) - len(line.lstrip())] + "raise NotImplementedError")
-        elif line.strip() == END:
-            inside = False
-        elif not inside:
-            out.append(line)
-    return "\n".join(out)
+    """The cell's source as a student copy holds it (each solution block replaced by its
+    stub), so the result still parses."""
+    return stub_solutions(text)
+
+
+def replace_solutions(text: str, body: str) -> str:
+    """The cell's source with the lines inside each solution block replaced by ``body``
+    (indented like the block's BEGIN line), the markers kept: a student's answer."""
+    lines = text.split("\n")
+    for block in reversed(solution_blocks(text)):
+        lines[block.begin + 1:block.end] = [block.indent + line for line in body.split("\n")]
+    return "\n".join(lines)

@@ -8,7 +8,17 @@ import json
 from pathlib import Path
 
 import pytest
-from notebook_tools import BEGIN, END, NEEDS_WMT22, chapters, load, source, wmt22_unavailable
+from notebook_tools import (
+    BEGIN,
+    END,
+    NEEDS_WMT22,
+    chapters,
+    load,
+    replace_solutions,
+    solution_blocks,
+    source,
+    wmt22_unavailable,
+)
 
 from bleu_lesson import course
 from bleu_lesson.__main__ import main
@@ -18,18 +28,9 @@ pytestmark = pytest.mark.skipif(not CHAPTERS, reason="no chapter notebooks yet")
 
 
 def _solution_blocks(nb: dict) -> list[str]:
-    blocks = []
-    for cell in nb["cells"]:
-        lines, inside = [], False
-        for line in source(cell).splitlines():
-            if line.strip() == BEGIN:
-                inside, lines = True, []
-            elif line.strip() == END:
-                inside = False
-                blocks.append("\n".join(lines))
-            elif inside:
-                lines.append(line)
-    return [b for b in blocks if b.strip()]
+    return [b for cell in nb["cells"] if cell["cell_type"] == "code"
+            for b in ("\n".join(blk.body) for blk in solution_blocks(source(cell)))
+            if b.strip()]
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
@@ -48,6 +49,28 @@ def test_student_copy_has_no_solution_and_keeps_the_rest(path):
         else:
             assert after["outputs"] == [] and after["execution_count"] is None
     assert student["metadata"]["bleu_lesson"]["chapter"] == path.name[:2]
+
+
+def test_marker_parser_reads_blocks_by_hand():
+    text = ("def f(x):\n    ### BEGIN SOLUTION\n    y = x\n    return y\n    ### END SOLUTION\n"
+            "### BEGIN SOLUTION\nanswer = 42\n### END SOLUTION\nprint(answer)")
+    blocks = course.solution_blocks(text)
+    assert [(b.begin, b.end, b.indent, b.body) for b in blocks] == [
+        (1, 4, "    ", ("    y = x", "    return y")), (5, 7, "", ("answer = 42",))]
+    assert course.stub_solutions(text) == ("def f(x):\n    # 在这里写代码\n"
+                                           "    raise NotImplementedError\n"
+                                           "# 在这里写代码\nanswer = ...\nprint(answer)")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("### BEGIN SOLUTION\nx = 1\n### BEGIN SOLUTION\n### END SOLUTION", "line 3: nested"),
+    ("x = 1\n### END SOLUTION", "line 2: ### END SOLUTION without"),
+    ("x = 1\n### BEGIN SOLUTION\nx = 2", "line 2: ### BEGIN SOLUTION is never closed"),
+    ("x = 1  ### BEGIN SOLUTION\n### END SOLUTION", "line 1: a solution marker must be"),
+])
+def test_marker_errors_name_the_line(text, message):
+    with pytest.raises(ValueError, match=message):
+        course.solution_blocks(text)
 
 
 @pytest.fixture(scope="module")
@@ -88,12 +111,8 @@ def _variant(tmp_path: Path, name: str, edit) -> Path:
 
 def _replace_solution(nb: dict, body: str) -> None:
     for cell in nb["cells"]:
-        src = source(cell)
-        if BEGIN in src:
-            head, rest = src.split(BEGIN, 1)
-            indent = head.split("\n")[-1]
-            tail = rest.split(END, 1)[1]
-            cell["source"] = head + BEGIN + "\n" + indent + body + "\n" + indent + END + tail
+        if cell["cell_type"] == "code" and solution_blocks(source(cell)):
+            cell["source"] = replace_solutions(source(cell), body)
 
 
 def _drop_cells(nb: dict, needle: str) -> None:

@@ -21,6 +21,7 @@ from notebook_tools import (
     documented_outputs,
     load,
     output_text,
+    solution_blocks,
     source,
     strip_solutions,
 )
@@ -75,16 +76,14 @@ def test_kernel_is_python3(path):
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_solution_markers_balanced(path):
     for i, cell in enumerate(load(path)["cells"]):
-        open_ = False
-        for line in source(cell).splitlines():
-            if line.strip() == BEGIN:
-                assert not open_, f"{path.name} cell {i}: nested {BEGIN}"
-                assert cell["cell_type"] == "code", f"{path.name} cell {i}: marker in markdown"
-                open_ = True
-            elif line.strip() == END:
-                assert open_, f"{path.name} cell {i}: {END} without {BEGIN}"
-                open_ = False
-        assert not open_, f"{path.name} cell {i}: {BEGIN} is never closed"
+        if cell["cell_type"] != "code":
+            assert not any(line.strip() in (BEGIN, END) for line in source(cell).splitlines()), \
+                f"{path.name} cell {i}: marker in markdown"
+            continue
+        try:
+            solution_blocks(source(cell))  # THE parser: nested, unopened, unclosed raise
+        except ValueError as exc:
+            pytest.fail(f"{path.name} cell {i}: {exc}")
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
