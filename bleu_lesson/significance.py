@@ -69,12 +69,24 @@ class PairedBootstrapResult:
                 f"p = {self.p_value:.4f}")
 
 
-def _check_samples(n_samples: object) -> int:
+def _check_samples(n_samples: object, name: str = "n_samples") -> int:
     if isinstance(n_samples, bool) or not isinstance(n_samples, int):
-        raise TypeError(f"n_samples must be an int, got {type(n_samples).__name__}")
+        raise TypeError(f"{name} must be an int, got {type(n_samples).__name__}")
     if n_samples < 1:
-        raise ValueError(f"n_samples must be at least 1, got {n_samples}")
+        raise ValueError(f"{name} must be at least 1, got {n_samples}")
     return n_samples
+
+
+def _check_seed(seed: object) -> int | None:
+    """``seed`` as numpy's ``default_rng`` takes it: None or a non-negative int."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be a non-negative int or None, got {type(seed).__name__}"
+                        f" {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed}")
+    return seed
 
 
 def bootstrap_indices(n_segments: int, n_samples: int = 1000, seed: int | None = 12345):
@@ -84,26 +96,52 @@ def bootstrap_indices(n_segments: int, n_samples: int = 1000, seed: int | None =
     """
     import numpy as np
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
 
 
-def resample_scores(stats: Sequence[BleuStats], scorer: BleuScorer, indices) -> list[float]:
-    """Score each resample: row i of ``indices`` lists the segments of resample i."""
+def _stats_table(stats: Sequence[BleuStats]):
+    """One row per segment: ``hyp_len, ref_len, matches..., totals...`` (float64, exact)."""
     import numpy as np
 
     if not stats:
         raise ValueError("cannot resample an empty corpus")
-    order = stats[0].order
-    table = np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats],
-                     dtype=np.int64)
+    return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats],
+                    dtype=np.float64)
+
+
+def _weights(indices, n_segments: int):
+    """How often each segment is drawn in each resample: a (samples, segments) matrix.
+
+    A resample's statistics are then ``weights @ table``, the counts-weighted sum of the
+    segments' records (exact: the counts are integers far below 2**53).
+    """
+    import numpy as np
+
+    n_samples = len(indices)
+    flat = (indices + n_segments * np.arange(n_samples)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=n_samples * n_segments)
+    return counts.reshape(n_samples, n_segments).astype(np.float64)
+
+
+def _score_rows(rows, order: int, scorer: BleuScorer) -> list[float]:
+    """Score each row of summed statistics with the scorer's one scoring function."""
     scores = []
-    for row in indices:
-        total = table[row].sum(axis=0).tolist()
-        resampled = BleuStats(total[0], total[1], tuple(total[2:2 + order]),
-                              tuple(total[2 + order:]))
-        scores.append(scorer.score_stats(resampled).score)
+    for total in rows.astype("int64").tolist():
+        summed = BleuStats(total[0], total[1], tuple(total[2:2 + order]),
+                           tuple(total[2 + order:]))
+        scores.append(scorer.score_stats(summed).score)
     return scores
+
+
+def resample_scores(stats: Sequence[BleuStats], scorer: BleuScorer, indices) -> list[float]:
+    """Score each resample: row i of ``indices`` lists the segments of resample i.
+
+    The statistics of all resamples are one matrix product (resample counts × segment
+    records); each row is then scored by ``scorer.score_stats``, as any corpus is.
+    """
+    table = _stats_table(stats)
+    return _score_rows(_weights(indices, len(stats)) @ table, stats[0].order, scorer)
 
 
 def _estimate_ci(scores: Sequence[float]) -> tuple[float, float]:
