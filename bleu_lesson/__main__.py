@@ -172,6 +172,25 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- data -----------------------------------------------------------------------------
+
+def _data(args: argparse.Namespace) -> int:
+    from .datasets import DATASETS, DatasetNotFoundError, dataset, fetch_dataset
+
+    names = list(DATASETS) if args.dataset == "all" else [args.dataset]
+    for name in names:
+        try:
+            spec = dataset(name)
+            folder = fetch_dataset(name, download=True, progressbar=not args.quiet)
+        except DatasetNotFoundError as exc:
+            raise CLIError(str(exc).splitlines()[0]) from None
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+        print(f"{name}: {len(spec.files)} files in {folder} (SHA-256 verified, "
+              f"{spec.size / 1e6:.1f} MB)")
+    return 0
+
+
 # --- instructor tools -----------------------------------------------------------------
 
 def _default_notebooks() -> list[str]:
@@ -261,6 +280,19 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("-w", "--width", type=int, default=2, metavar="W",
                        help="decimals of the score (default: 2)")
     score.set_defaults(run=_score)
+
+    data = commands.add_parser(
+        "data", help="download the WMT22 data into the user cache (once; verified)",
+        description="Download the pinned WMT22 files (SHA-256 checked, progress bar per file) "
+                    "into the user cache, unless they are already in $BLEU_LESSON_WMT22_DIR "
+                    "or the cache. Safe to run again: only missing or corrupted files are "
+                    "fetched. Offline, copy the files into a folder and set "
+                    "BLEU_LESSON_WMT22_DIR to it.")
+    data.add_argument("dataset", nargs="?", default="all",
+                      help="wmt22 (the test set), wmt22-human (zh-en human judgments) or all "
+                           "(default)")
+    data.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    data.set_defaults(run=_data)
 
     student = commands.add_parser(
         "student", help="write student copies of the chapters (solutions replaced by stubs)",

@@ -436,6 +436,7 @@ def _download(spec: RemoteDataset, names: list[str], cache: Path,
     except ImportError as exc:  # pragma: no cover - pooch is a dependency
         raise DatasetNotFoundError(
             f"downloading needs pooch ({exc}): python -m pip install pooch") from exc
+    pooch.get_logger().setLevel("WARNING")  # the progress bar says enough
     fetcher = pooch.create(
         path=cache, base_url="", retry_if_failed=0,
         registry={n: f"sha256:{spec.files[n].sha256}" for n in names},
@@ -453,8 +454,8 @@ def _download(spec: RemoteDataset, names: list[str], cache: Path,
                 f"answered instead).") from exc
         except (requests.RequestException, OSError) as exc:
             raise DatasetNotFoundError(
-                f"cannot reach {url} ({type(exc).__name__}: {exc}); are you offline? Copy "
-                f"the files into {cache} (or any folder, and set {WMT22_ENV_VAR} to it)"
+                f"cannot reach {url} ({type(exc).__name__}: {exc}); copy the files into "
+                f"{cache} (or into any folder and set {WMT22_ENV_VAR} to it). Offline?"
             ) from exc
 
 
@@ -511,25 +512,33 @@ def fetch_dataset(name: str, data_dir: str | os.PathLike | None = None, *,
     """
     spec = dataset(name)
     folders = _folders(spec, data_dir, cache_dir)
-    for folder, _ in folders:
+    for folder, _ in folders[:-1]:  # a folder of the user's: checked, never changed
         if all((folder / n).is_file() for n in spec.files):
-            break
-    else:
-        folder = folders[-1][0]
-        missing = [n for n in spec.files if not (folder / n).is_file()]
-        if not download:
-            raise DatasetNotFoundError(
-                f"{spec.name} data not found: {len(missing)} of {len(spec.files)} files are "
-                f"missing from the cache ({_name_list(missing)}), and download=False.\n"
-                f"{_looked_in(folders)}\n{_how_to_get(spec, folder)}")
+            for n, entry in spec.files.items():
+                _check_sha256(n, (folder / n).read_bytes(), entry.sha256, str(folder / n),
+                              _LOCAL_HINT)
+            return folder
+    cache = folders[-1][0]
+    missing = [n for n in spec.files if not (cache / n).is_file()]
+    if missing and not download:
+        raise DatasetNotFoundError(
+            f"{spec.name} data not found: {len(missing)} of {len(spec.files)} files are "
+            f"missing ({_name_list(missing)}), and download=False.\n"
+            f"{_looked_in(folders)}\n{_how_to_get(spec, cache)}")
+    wrong = [n for n in spec.files if n not in missing
+             and _sha256((cache / n).read_bytes()) != spec.files[n].sha256]
+    if wrong and not download:
+        n = wrong[0]
+        _check_sha256(n, (cache / n).read_bytes(), spec.files[n].sha256, str(cache / n),
+                      _LOCAL_HINT)
+    if missing or wrong:  # pooch fetches each again and keeps it only if its hash is right
         try:
-            _download(spec, missing, folder, progressbar)
+            _download(spec, [n for n in spec.files if n in missing or n in wrong], cache,
+                      progressbar)
         except DatasetNotFoundError as exc:
             raise DatasetNotFoundError(
-                f"{exc}\n{_looked_in(folders)}\n{_how_to_get(spec, folder)}") from exc.__cause__
-    for n, entry in spec.files.items():
-        _check_sha256(n, (folder / n).read_bytes(), entry.sha256, str(folder / n), _LOCAL_HINT)
-    return folder
+                f"{exc}\n{_looked_in(folders)}\n{_how_to_get(spec, cache)}") from exc.__cause__
+    return cache
 
 
 def load_wmt22(pair: str, data_dir: str | os.PathLike | None = None, *,

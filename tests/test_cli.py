@@ -15,6 +15,7 @@ import sys
 
 import pytest
 import sacrebleu
+from notebook_tools import seed_skip_reason
 from seed_oracle import SeedNotFound, load_seed_namespace
 
 from bleu_lesson.__main__ import main, seed_demo
@@ -47,7 +48,7 @@ def seed_stdout() -> str:
     try:
         return load_seed_namespace()[1]
     except SeedNotFound as exc:
-        pytest.skip(f"seed chapter text not found at {exc.path}: {exc}")
+        pytest.skip(seed_skip_reason(exc))
 
 
 def write(path, lines, end="\n"):
