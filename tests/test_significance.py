@@ -12,7 +12,11 @@ from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
 from bleu_lesson import BleuScorer, references_from_streams  # noqa: E402
-from bleu_lesson.significance import bootstrap_ci, paired_bootstrap  # noqa: E402
+from bleu_lesson.significance import (  # noqa: E402
+    bootstrap_ci,
+    paired_approximate_randomization,
+    paired_bootstrap,
+)
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -42,6 +46,14 @@ def sacre_paired(base, system, streams, n_samples=1000):
                       references=streams, test_type="bs", n_samples=n_samples)
     result = test()[1]["BLEU"][1]
     return result.score / 100, result.p_value, result.mean / 100, result.ci / 100
+
+
+def sacre_ar(base, systems, streams, n_samples):
+    """sacrebleu's approximate randomization of each system against ``base``: (score, p)."""
+    named = [("base", base)] + [(f"s{i}", s) for i, s in enumerate(systems)]
+    test = PairedTest(named, {"BLEU": BLEU()}, references=streams, test_type="ar",
+                      n_samples=n_samples)
+    return [(r.score / 100, r.p_value) for r in test()[1]["BLEU"][1:]]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -93,6 +105,65 @@ def test_bad_sample_count(n):
         bootstrap_ci(["a"], [["a"]], n_samples=n)
     with pytest.raises(TypeError, match="n_samples"):
         bootstrap_ci(["a"], [["a"]], n_samples=2.5)
+
+
+@pytest.mark.parametrize("seed,noise", [(9, 0.30), (10, 0.33), (11, 0.5)])
+def test_approximate_randomization_equals_sacrebleu(seed, noise):
+    rng = random.Random(seed)
+    ref_a, ref_b, base = corpus(rng, 60, 0.3)
+    system = [" ".join(w if rng.random() > noise else rng.choice(WORDS) for w in a.split())
+              for a in ref_a]
+    ours = paired_approximate_randomization(base, system, references_from_streams(ref_a, ref_b),
+                                            n_samples=500)
+    [(score, p)] = sacre_ar(base, [system], [ref_a, ref_b], n_samples=500)
+    assert ours.system == pytest.approx(score, abs=1e-12)
+    assert ours.p_value == p
+    assert ours.n_samples == 500 and ours.seed == 12345
+
+
+def test_approximate_randomization_of_a_system_against_itself():
+    ref_a, ref_b, hyp = corpus(random.Random(12), 30, 0.3)
+    r = paired_approximate_randomization(hyp, hyp, references_from_streams(ref_a, ref_b),
+                                         n_samples=99)
+    # swapping identical outputs changes nothing: no trial exceeds 0, p = 1 / (99 + 1)
+    assert r.p_value == 1 / 100 and r.difference == 0 and not r.significant(0.001)
+
+
+@pytest.mark.parametrize("seed,error,fragment", [
+    (-1, ValueError, "seed must be a non-negative int or None, got -1"),
+    (1.5, TypeError, "seed must be a non-negative int or None, got float"),
+    ("42", TypeError, "seed must be a non-negative int or None, got str"),
+    (True, TypeError, "seed must be a non-negative int or None, got bool"),
+])
+def test_bad_seed_is_named(seed, error, fragment):
+    for call in (lambda: bootstrap_ci(["a b"], [["a b"]], n_samples=5, seed=seed),
+                 lambda: paired_bootstrap(["a"], ["a"], [["a"]], n_samples=5, seed=seed),
+                 lambda: paired_approximate_randomization(["a"], ["a"], [["a"]], n_samples=5,
+                                                          seed=seed)):
+        with pytest.raises(error, match=fragment):
+            call()
+
+
+def test_empty_corpus_is_refused():
+    with pytest.raises(ValueError, match="empty"):
+        bootstrap_ci([], [], n_samples=5)
+
+
+@pytest.mark.wmt22
+def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir):
+    from bleu_lesson.datasets import load_wmt22
+
+    data = load_wmt22("zh-en", wmt22_dir)
+    names = ["AISP-SJTU", "HuaweiTSC", "Online-B", "Online-W"]  # closest pair, far ones
+    streams = [list(data.references["A"]), list(data.references["B"])]
+    scorer = BleuScorer(data.references_for("both"), tokenizer="13a")
+    sacre = sacre_ar(list(data.systems[names[0]]), [list(data.systems[n]) for n in names[1:]],
+                     streams, n_samples=1000)
+    for name, (score, p) in zip(names[1:], sacre):
+        ours = paired_approximate_randomization(data.systems[names[0]], data.systems[name],
+                                                scorer, n_samples=1000)
+        assert ours.system == pytest.approx(score, abs=1e-12), name
+        assert ours.p_value == p, name
 
 
 @pytest.mark.wmt22
