@@ -19,8 +19,13 @@ import time
 
 import numpy as np
 from sacrebleu.metrics import BLEU
-from sacrebleu.significance import _bootstrap_resample, _paired_ar_test, _paired_bs_test
-from sacrebleu.significance import Result, estimate_ci
+from sacrebleu.significance import (
+    Result,
+    _bootstrap_resample,
+    _paired_ar_test,
+    _paired_bs_test,
+    estimate_ci,
+)
 
 from bleu_lesson import BleuScorer
 from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22
