@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -427,6 +428,17 @@ def _how_to_get(spec: RemoteDataset, cache: Path) -> str:
     )
 
 
+def _reason(exc: BaseException) -> str:
+    """The gist of a network error: requests nests the OS's reason deep in its message.
+
+    >>> _reason(OSError("... NewConnectionError(... [Errno 111] Connection refused'))"))
+    'OSError: [Errno 111] Connection refused'
+    """
+    text = str(exc)
+    found = re.search(r"\[Errno -?\d+\][^'\")]*", text)
+    return f"{type(exc).__name__}: {found.group(0).strip() if found else text[:200]}"
+
+
 def _download(spec: RemoteDataset, names: list[str], cache: Path,
               progressbar: bool) -> None:
     """Fetch ``names`` into ``cache`` with pooch; each is hash-checked before it is kept."""
@@ -454,7 +466,7 @@ def _download(spec: RemoteDataset, names: list[str], cache: Path,
                 f"answered instead).") from exc
         except (requests.RequestException, OSError) as exc:
             raise DatasetNotFoundError(
-                f"cannot reach {url} ({type(exc).__name__}: {exc}); copy the files into "
+                f"cannot reach {url} ({_reason(exc)}); copy the files into "
                 f"{cache} (or into any folder and set {WMT22_ENV_VAR} to it). Offline?"
             ) from exc
 
