@@ -193,7 +193,7 @@ def _score(args: argparse.Namespace) -> int:
                        "and at least one system, as -i BASELINE SYSTEM [SYSTEM ...]")
     if args.sentence_level and (len(inputs) > 1 or paired):
         raise CLIError("--sentence-level scores one system: give one -i file and no paired test")
-    systems = []
+    systems: list[tuple[str, list[str]]] = []
     for path in inputs:
         hyps = _read_lines(path, "hypothesis file", stdin=True)
         if not hyps:
