@@ -31,11 +31,10 @@ from bleu_lesson import BleuScorer
 from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22
 from bleu_lesson.significance import (
     _estimate_ci,
-    _resample_weights,
-    _score_rows,
-    _stats_table,
+    bootstrap_indices,
     paired_approximate_randomization_stats,
     paired_bootstrap_stats,
+    resample_scores,
 )
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -68,8 +67,8 @@ def main() -> int:
     start = time.perf_counter()
     intervals = {}
     for n in names:  # what bootstrap_ci does once the statistics are counted
-        weights = _resample_weights(len(ours[n]), 1000, 12345)
-        intervals[n] = _estimate_ci(_score_rows(weights @ _stats_table(ours[n]), 4, scorer))
+        indices = bootstrap_indices(len(ours[n]), 1000, 12345)
+        intervals[n] = _estimate_ci(resample_scores(ours[n], scorer, indices))
     t_ours = time.perf_counter() - start
     start = time.perf_counter()
     sacre = {}

@@ -228,11 +228,10 @@ def _many_systems(args: argparse.Namespace, scorer: BleuScorer, systems: list, p
     """Several systems: a table like sacrebleu's, with a paired test against the first."""
     from .significance import (
         _estimate_ci,
-        _resample_weights,
-        _score_rows,
-        _stats_table,
+        bootstrap_indices,
         paired_approximate_randomization_stats,
         paired_bootstrap_stats,
+        resample_scores,
     )
 
     w = args.width
@@ -252,9 +251,8 @@ def _many_systems(args: argparse.Namespace, scorer: BleuScorer, systems: list, p
         signature = f"{head}|{paired}:{n}|seed:{args.seed}|{rest}"
         base = {"score": results[0].score}
         if paired == "bs":  # the baseline's own interval, from the same resamples
-            weights = _resample_weights(len(stats[0]), n, args.seed)
-            base["mean"], base["ci"] = _estimate_ci(
-                _score_rows(weights @ _stats_table(stats[0]), stats[0][0].order, scorer))
+            indices = bootstrap_indices(len(stats[0]), n, args.seed)
+            base["mean"], base["ci"] = _estimate_ci(resample_scores(stats[0], scorer, indices))
         rows.append(base)
         for other in stats[1:]:
             if paired == "bs":

@@ -100,12 +100,28 @@ def _check_seed(seed: object) -> int | None:
 def bootstrap_indices(n_segments: int, n_samples: int = 1000, seed: int | None = 12345):
     """sacrebleu's resampling indices: ``default_rng(seed).choice(n, (samples, n))``.
 
-    Row i lists the segments (with repeats) of resample i; a numpy array.
+    Row i lists the segments (with repeats) of resample i; a numpy array. With a fixed
+    seed every system of a test set is resampled alike (as in sacrebleu), so the array is
+    made once and shared, read-only.
     """
+    seed = _check_seed(seed)
+    if seed is None:
+        return _draw(n_segments, n_samples, None)
+    return _shared_indices(n_segments, n_samples, seed)
+
+
+def _draw(n_segments: int, n_samples: int, seed: int | None):
     import numpy as np
 
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(seed)
     return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+
+
+@lru_cache(maxsize=2)
+def _shared_indices(n_segments: int, n_samples: int, seed: int):
+    indices = _draw(n_segments, n_samples, seed)
+    indices.flags.writeable = False
+    return indices
 
 
 def _stats_table(stats: Sequence[BleuStats]):
@@ -118,19 +134,9 @@ def _stats_table(stats: Sequence[BleuStats]):
                     dtype=np.float64)
 
 
-def _resample_weights(n_segments: int, n_samples: int, seed: int | None):
-    """``_weights`` of ``bootstrap_indices(n_segments, n_samples, seed)``; with a fixed seed
-    every system of a test set is resampled alike (as in sacrebleu), so the last few are kept."""
-    if seed is None:
-        return _weights(bootstrap_indices(n_segments, n_samples, None), n_segments)
-    return _cached_weights(n_segments, n_samples, seed)
-
-
-@lru_cache(maxsize=2)
-def _cached_weights(n_segments: int, n_samples: int, seed: int):
-    weights = _weights(bootstrap_indices(n_segments, n_samples, seed), n_segments)
-    weights.flags.writeable = False
-    return weights
+# The weights of the last index array seen, kept with the array itself: every system of a
+# test set is resampled with the same (shared) indices, so they are counted once.
+_last_weights: list = [None, None]
 
 
 def _weights(indices, n_segments: int):
@@ -141,10 +147,15 @@ def _weights(indices, n_segments: int):
     """
     import numpy as np
 
+    if _last_weights[0] is indices:
+        return _last_weights[1]
     n_samples = len(indices)
     flat = (indices + n_segments * np.arange(n_samples)[:, None]).ravel()
     counts = np.bincount(flat, minlength=n_samples * n_segments)
-    return counts.reshape(n_samples, n_segments).astype(np.float64)
+    weights = counts.reshape(n_samples, n_segments).astype(np.float64)
+    if not getattr(indices, "flags", None) or not indices.flags.writeable:
+        _last_weights[:] = [indices, weights]  # only arrays nobody can change are remembered
+    return weights
 
 
 def _score_rows(rows, order: int, scorer: BleuScorer) -> list[float]:
@@ -160,10 +171,17 @@ def _score_rows(rows, order: int, scorer: BleuScorer) -> list[float]:
 def resample_scores(stats: Sequence[BleuStats], scorer: BleuScorer, indices) -> list[float]:
     """Score each resample: row i of ``indices`` lists the segments of resample i.
 
-    The statistics of all resamples are one matrix product (resample counts × segment
-    records); each row is then scored by ``scorer.score_stats``, as any corpus is.
+    A resample's statistics are the sum of its segments' records; all of them at once are
+    one matrix product (how often each segment is drawn × the segments' records), and each
+    row is then scored by ``scorer.score_stats``, as any corpus is.
     """
+    import numpy as np
+
     table = _stats_table(stats)
+    indices = np.asarray(indices)
+    if indices.ndim != 2 or (len(indices) and indices.shape[1] != len(stats)):
+        raise ValueError(f"indices must have one row per resample of {len(stats)} segments, "
+                         f"got shape {indices.shape}")
     return _score_rows(_weights(indices, len(stats)) @ table, stats[0].order, scorer)
 
 
@@ -193,10 +211,9 @@ def bootstrap_ci(candidates: Sequence[str], references, *, n_samples: int = 1000
     seed = _check_seed(seed)
     scorer = _scorer(references, options)
     stats = scorer.segment_stats(candidates)
-    table = _stats_table(stats)  # refuses an empty corpus
+    _stats_table(stats)  # refuses an empty corpus before drawing indices
     actual: BleuResult = scorer.score_stats(sum_stats(stats))
-    weights = _resample_weights(len(stats), n_samples, seed)
-    scores = _score_rows(weights @ table, stats[0].order, scorer)
+    scores = resample_scores(stats, scorer, bootstrap_indices(len(stats), n_samples, seed))
     mean, ci = _estimate_ci(scores)
     return BootstrapResult(actual.score, mean, ci, n_samples, seed)
 
@@ -231,13 +248,12 @@ def paired_bootstrap_stats(base_stats: Sequence[BleuStats], sys_stats: Sequence[
     if len(base_stats) != len(sys_stats):
         raise ValueError(f"the baseline has {len(base_stats)} segments and the system "
                          f"{len(sys_stats)}: a paired test needs the same segments")
-    base_table, sys_table = _stats_table(base_stats), _stats_table(sys_stats)
+    _stats_table(sys_stats)  # refuses an empty corpus before drawing indices
     base_score = scorer.score_stats(sum_stats(base_stats)).score
     sys_score = scorer.score_stats(sum_stats(sys_stats)).score
-    weights = _resample_weights(len(sys_stats), n_samples, seed)
-    order = sys_stats[0].order
-    base_scores = _score_rows(weights @ base_table, order, scorer)
-    sys_scores = _score_rows(weights @ sys_table, order, scorer)
+    indices = bootstrap_indices(len(sys_stats), n_samples, seed)
+    base_scores = resample_scores(base_stats, scorer, indices)
+    sys_scores = resample_scores(sys_stats, scorer, indices)
     mean, ci = _estimate_ci(sys_scores)
     diffs = [abs(s - b) for s, b in zip(sys_scores, base_scores, strict=True)]
     centre = sum(diffs) / len(diffs)

@@ -181,3 +181,33 @@ def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
     assert ours.mean == pytest.approx(mean, abs=1e-6)
     assert ours.ci == pytest.approx(ci, abs=1e-6)
     assert not ours.significant()
+
+
+def test_each_resample_scores_as_sacrebleu_scores_it():
+    """Resample by resample (not only the summary): the counts-weighted sums of the segments'
+    statistics give sacrebleu's scores of its own resamples, same indices."""
+    import numpy as np
+    from sacrebleu.significance import _bootstrap_resample
+
+    from bleu_lesson.significance import bootstrap_indices, resample_scores
+
+    ref_a, ref_b, hyp = corpus(random.Random(13), 70, 0.3)
+    scorer = BleuScorer(references_from_streams(ref_a, ref_b))
+    ours = resample_scores(scorer.segment_stats(hyp), scorer, bootstrap_indices(70, 150))
+    metric = BLEU()
+    stats = metric._extract_corpus_statistics(hyp, [ref_a, ref_b])
+    _, theirs = _bootstrap_resample(stats, metric, 150)
+    assert np.allclose(np.array(ours) * 100, [s.score for s in theirs], atol=1e-4, rtol=0)
+    assert len(set(ours)) > 100  # the resamples really differ
+
+
+def test_resample_indices_are_checked_and_shared_read_only():
+    from bleu_lesson.significance import bootstrap_indices, resample_scores
+
+    scorer = BleuScorer([["a b c"], ["a b"]])
+    stats = scorer.segment_stats(["a b c", "a"])
+    with pytest.raises(ValueError, match="one row per resample of 2 segments"):
+        resample_scores(stats, scorer, bootstrap_indices(3, 5))
+    fixed = bootstrap_indices(2, 5, seed=7)
+    assert fixed is bootstrap_indices(2, 5, seed=7) and not fixed.flags.writeable
+    assert bootstrap_indices(2, 5, seed=None).flags.writeable
