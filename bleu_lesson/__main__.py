@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
-from .datasets import SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
+from .datasets import DATASETS, SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
 from .smoothing import SMOOTHING_METHODS
 from .stats import sum_stats
 from .tokenizers import TOKENIZERS
@@ -340,7 +340,7 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from .datasets import DATASETS, DatasetNotFoundError, dataset, fetch_dataset
+    from .datasets import DatasetNotFoundError, dataset, fetch_dataset
 
     names = list(DATASETS) if args.dataset == "all" else [args.dataset]
     for name in names:
@@ -469,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "or the cache. Safe to run again: only missing or corrupted files are "
                     "fetched. Offline, copy the files into a folder and set "
                     "BLEU_LESSON_WMT22_DIR to it.")
-    data.add_argument("dataset", nargs="?", default="all",
+    data.add_argument("dataset", nargs="?", default="all", choices=[*DATASETS, "all"],
                       help="wmt22 (the test set), wmt22-human (zh-en human judgments) or all "
                            "(default)")
     data.add_argument("-q", "--quiet", action="store_true", help="no progress bars")

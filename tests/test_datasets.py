@@ -627,3 +627,12 @@ def test_wmt22_both_pairs(wmt22_dir, tmp_path):
     assert zh_en.systems["Online-W"][1478] == ""  # an empty output is still a segment
     assert zh_en.references["B"][1363] == "--\tYour requirements and our services"
     assert "WMT22(pair='zh-en', segments=1875" in repr(zh_en)
+
+
+def test_data_command_names_the_datasets(capsys):
+    from bleu_lesson.__main__ import main
+
+    assert main(["data", "wmt23"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert "invalid choice: 'wmt23'" in err and "'wmt22-human'" in err and "'all'" in err
