@@ -239,3 +239,17 @@ def test_readme_names_the_seed_text_and_its_variable():
 def test_every_command_parses_as_shell():
     for command in COMMANDS:
         assert shlex.split(command.text), command
+
+
+def test_readme_tells_a_newcomer_what_they_need():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    for needed in ("make lab", "make test", "make data", "8 MB", "(optional)", "Chromium",
+                   "/usr/bin/chromium", "tests/e2e", "source .venv/bin/activate",
+                   "pip install .", "jupyter lab notebooks/", "Settings", "Language"):
+        assert needed in quick, needed
+    assert quick.index("make lab") < quick.index("make test") < quick.index("make data")
+    chinese = readme.split("## 快速开始", 1)[1].split("\n## ", 1)[0]
+    for needed in ("make lab", "make test", "make data", "BLEU_LESSON_WMT22_DIR", "Chromium",
+                   "pip install .", "中文"):
+        assert needed in chinese, needed
