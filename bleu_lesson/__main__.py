@@ -542,7 +542,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "score it in parts, or on a machine with more memory)", file=sys.stderr)
         return 2
     except ModuleNotFoundError as exc:
-        print(f"{PROG}: error: {exc.name or exc} is not installed for {sys.executable}; run "
+        missing = (exc.name or "").split(".")[0] or str(exc)  # the package, not its module
+        print(f"{PROG}: error: {missing} is not installed for {sys.executable}; run "
               "`make venv` and use .venv/bin/bleu-lesson (or: python -m pip install -e .)",
               file=sys.stderr)
         return 2

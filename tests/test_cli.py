@@ -533,3 +533,14 @@ def test_truncated_gzip_is_one_line_and_exit_2(tmp_path, which):
     proc = run("score", *args)
     assert proc.returncode == 2
     assert_one_line_error(proc.stderr, "truncated gzip file", "cut.gz")
+
+
+def test_a_python_without_sacrebleu_gets_a_hint_not_a_traceback(files):
+    # as under a system Python without the course's packages: sacrebleu cannot be imported
+    code = ("import sys; sys.modules['sacrebleu'] = None; "
+            "from bleu_lesson.__main__ import main; "
+            f"sys.exit(main(['score', {files['a']!r}, '-i', {files['hyp']!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          encoding="utf-8", timeout=120)
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "sacrebleu is not installed", "make venv")
