@@ -428,6 +428,17 @@ def three_systems(tmp_path):
     return paths
 
 
+def test_several_systems_without_a_test_print_sacrebleus_table(three_systems, capsys):
+    ref, base, close, far = three_systems
+    args = [ref, "-i", base, close, far, "-w", "2"]
+    assert main(["score", *args]) == 0
+    ours = capsys.readouterr().out
+    theirs = sacrebleu_cli(*args, "-f", "text")
+    cut = "-----------------\nMetric signatures"
+    assert ours.split(cut)[0] == theirs.stdout.split(cut)[0]
+    assert ours.count("│") >= 12  # a table, one row per system
+
+
 @pytest.mark.parametrize("test,n", [("--paired-bs", "300"), ("--paired-ar", "300")])
 def test_paired_tests_print_sacrebleus_table(three_systems, capsys, test, n):
     ref, base, close, far = three_systems
