@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV = .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
+LAB_SETTINGS = jupyter-settings/bleu-lesson.json
 
 # Extra arguments: make test PYTEST_ARGS="-k clipping", make lab ARGS="--no-browser --port 9999"
 PYTEST_ARGS ?=
@@ -13,10 +14,11 @@ ARGS ?=
 # JupyterLab refuses to start as root without --allow-root.
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: help venv test e2e lab notebooks lint bench clean distclean
+.PHONY: help venv data test e2e lab notebooks lint bench clean distclean
 
 help:
 	@echo "make lab        open the course in JupyterLab (ARGS=\"--no-browser --port 9999\")"
+	@echo "make data       download the WMT22 data (test set + human judgments) into the user cache"
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
@@ -28,13 +30,21 @@ help:
 venv: $(STAMP)
 
 # Re-installs only when pyproject.toml changes (or the venv is new).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LAB_SETTINGS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -e ".[test]"
 	# the "python3" kernel inside the venv runs the venv's python (nbconvert, nbval, lab)
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (bleu-lesson)"
+	# JupyterLab's defaults inside the venv: Chinese interface, no news popup (a wheel install
+	# puts the same file there; an editable install does not, hence the copy)
+	install -D -m 644 $(LAB_SETTINGS) $(VENV)/share/jupyter/lab/settings/overrides.d/bleu-lesson.json
 	touch $@
+
+# Downloads only what is missing or corrupted; safe to run again. DATA=wmt22 or wmt22-human.
+DATA ?= all
+data: venv
+	$(BIN)/bleu-lesson data $(DATA)
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)

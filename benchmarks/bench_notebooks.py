@@ -35,7 +35,7 @@ def main() -> int:
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
          "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
-         "notebooks/nbval_sanitize.cfg", "notebooks"],
+         "tests/nbval_sanitize.cfg", "notebooks"],
         cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr

@@ -22,14 +22,16 @@ import argparse
 import gzip
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
-from .datasets import SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
+from .datasets import DATASETS, SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
 from .smoothing import SMOOTHING_METHODS
+from .stats import sum_stats
 from .tokenizers import TOKENIZERS
 
 __all__ = ["main", "seed_demo"]
@@ -95,9 +97,22 @@ def _read_lines(path: str, what: str, stdin: bool = False) -> list[str]:
             f"{what} {path!r} is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} "
             f"at offset {exc.start})"
         ) from None
-    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
-        reason = exc.strerror or str(exc) or type(exc).__name__
+    except EOFError as exc:  # gzip: "Compressed file ended before the end-of-stream marker"
+        raise CLIError(f"{what} {path!r} is a truncated gzip file ({exc})") from None
+    except OSError as exc:  # gzip.BadGzipFile is an OSError
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         raise CLIError(f"{what} {path!r} cannot be read: {reason}") from None
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a non-negative integer (argparse reports anything else in one line)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
+    return value
 
 
 def _options(args: argparse.Namespace) -> BleuOptions:
@@ -138,29 +153,64 @@ def _json(result: BleuResult, width: int) -> dict:
     return record
 
 
+def _references(args: argparse.Namespace, n_lines: int) -> list[list[str]]:
+    """The reference streams: one per file, or ``--num-refs`` tab-separated in one file."""
+    if args.num_refs < 1:
+        raise CLIError(f"--num-refs must be at least 1, got {args.num_refs}")
+    if args.num_refs > 1 and len(args.refs) != 1:
+        raise CLIError(f"--num-refs {args.num_refs} reads the references of a segment from one "
+                       f"tab-separated file, but {len(args.refs)} reference files were given")
+    streams: list[list[str]] = []
+    for ref in args.refs:
+        lines = _read_lines(ref, "reference file")
+        if len(lines) != n_lines:
+            raise CLIError(
+                f"reference file {ref!r} has {len(lines)} line{'s' * (len(lines) != 1)} "
+                f"but the hypothesis file has {n_lines}"
+            )
+        if args.num_refs == 1:
+            streams.append(lines)
+            continue
+        streams = [[] for _ in range(args.num_refs)]
+        for number, line in enumerate(lines, start=1):
+            fields = line.split("\t", args.num_refs - 1)
+            if len(fields) != args.num_refs:
+                raise CLIError(f"reference file {ref!r} line {number} has {len(fields)} "
+                               f"tab-separated field{'s' * (len(fields) != 1)}, but "
+                               f"--num-refs is {args.num_refs}")
+            for stream, field in zip(streams, fields, strict=True):
+                stream.append(field)
+    return streams
+
+
 def _score(args: argparse.Namespace) -> int:
     if args.width < 0:
         raise CLIError(f"--width must be 0 or more, got {args.width}")
     options = _options(args)  # before reading: a bad option needs no files
-    hyps = _read_lines(args.input, "hypothesis file", stdin=True)
-    if not hyps:
-        where = "on standard input" if args.input == "-" else f"file {args.input!r}"
-        raise CLIError(f"the hypothesis {where} is empty: there is no segment to score")
-    streams = []
-    for ref in args.refs:
-        lines = _read_lines(ref, "reference file")
-        if len(lines) != len(hyps):
-            raise CLIError(
-                f"reference file {ref!r} has {len(lines)} line{'s' * (len(lines) != 1)} "
-                f"but the hypothesis file has {len(hyps)}"
-            )
-        streams.append(lines)
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    inputs = args.input or ["-"]
+    if paired and len(inputs) < 2:
+        raise CLIError(f"--paired-{paired} compares systems with a baseline: give the baseline "
+                       "and at least one system, as -i BASELINE SYSTEM [SYSTEM ...]")
+    if args.sentence_level and (len(inputs) > 1 or paired):
+        raise CLIError("--sentence-level scores one system: give one -i file and no paired test")
+    systems: list[tuple[str, list[str]]] = []
+    for path in inputs:
+        hyps = _read_lines(path, "hypothesis file", stdin=True)
+        if not hyps:
+            where = "on standard input" if path == "-" else f"file {path!r}"
+            raise CLIError(f"the hypothesis {where} is empty: there is no segment to score")
+        if systems and len(hyps) != len(systems[0][1]):
+            raise CLIError(f"hypothesis file {path!r} has {len(hyps)} lines but "
+                           f"{systems[0][0]!r} has {len(systems[0][1])}")
+        systems.append((path, hyps))
+    streams = _references(args, len(systems[0][1]))
     try:
         scorer = BleuScorer(references_from_streams(*streams), options)
-        if args.sentence_level:
-            results = scorer.sentence_scores(hyps)
-        else:
-            results = [scorer.score(hyps)]
+        if len(systems) > 1 or paired:
+            return _many_systems(args, scorer, systems, paired)
+        hyps = systems[0][1]
+        results = scorer.sentence_scores(hyps) if args.sentence_level else [scorer.score(hyps)]
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from None
 
@@ -168,8 +218,142 @@ def _score(args: argparse.Namespace) -> int:
         if args.format == "json":
             indent = None if args.sentence_level else 1  # sentence level: one line each
             print(json.dumps(_json(result, args.width), indent=indent, ensure_ascii=False))
+        elif args.score_only:
+            print(f"{100 * result.score:.{args.width}f}")
         else:
             print(result.format(args.width, signature=True))
+    return 0
+
+
+def _many_systems(args: argparse.Namespace, scorer: BleuScorer, systems: list, paired) -> int:
+    """Several systems: a table like sacrebleu's, with a paired test against the first."""
+    from .significance import (
+        _estimate_ci,
+        bootstrap_indices,
+        paired_approximate_randomization_stats,
+        paired_bootstrap_stats,
+        resample_scores,
+    )
+
+    w = args.width
+    stats = [scorer.segment_stats(hyps) for _, hyps in systems]
+    results = [scorer.score_stats(sum_stats(s)) for s in stats]
+    names = [name for name, _ in systems]
+    signature = results[0].signature
+    rows: list[dict] = []
+    if paired is None:
+        rows = [{"score": r.score} for r in results]
+    else:
+        names[0] = f"Baseline: {names[0]}"
+        n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+        if n < 1:
+            raise CLIError(f"--paired-{paired}-n must be at least 1, got {n}")
+        head, _, rest = signature.partition("|")  # sacrebleu: nrefs, then the test's fields
+        signature = f"{head}|{paired}:{n}|seed:{args.seed}|{rest}"
+        base = {"score": results[0].score}
+        if paired == "bs":  # the baseline's own interval, from the same resamples
+            indices = bootstrap_indices(len(stats[0]), n, args.seed)
+            base["mean"], base["ci"] = _estimate_ci(resample_scores(stats[0], scorer, indices))
+        rows.append(base)
+        for other in stats[1:]:
+            if paired == "bs":
+                r = paired_bootstrap_stats(stats[0], other, scorer, n_samples=n, seed=args.seed)
+                rows.append({"score": r.system, "p_value": r.p_value, "mean": r.mean,
+                             "ci": r.ci})
+            else:
+                a = paired_approximate_randomization_stats(stats[0], other, scorer,
+                                                           n_samples=n, seed=args.seed)
+                rows.append({"score": a.system, "p_value": a.p_value})
+    if args.format == "json":  # sacrebleu's records: 0-100 scale, unrounded, null if absent
+        def record(row: dict) -> dict:
+            scaled = {k: 100 * row[k] if k in row else None for k in ("score", "mean", "ci")}
+            return {"score": scaled["score"], "p_value": row.get("p_value"),
+                    "mean": scaled["mean"], "ci": scaled["ci"]}
+        print(json.dumps([{"system": name, "BLEU": record(row)}
+                          for name, row in zip(names, rows, strict=True)],
+                         indent=4, ensure_ascii=False))
+        return 0
+    if args.score_only:
+        for name, row in zip(names, rows, strict=True):
+            print(f"{name}\t{100 * row['score']:.{w}f}")
+        return 0
+    print(_table(names, rows, w, paired))
+    print()
+    if paired:
+        print(_paired_notes(paired, args.paired_bs_n if paired == "bs" else args.paired_ar_n,
+                            names[0]))
+    print("-----------------\nMetric signatures\n-----------------")
+    print(f" - {'BLEU':<10} {signature}")
+    return 0
+
+
+def _table(names: list[str], rows: list[dict], width: int, paired) -> str:
+    """sacrebleu's table: tabulate's fancy_grid, names right-aligned, scores centred."""
+    from tabulate import tabulate
+
+    cells = []
+    for row in rows:
+        text = f"{100 * row['score']:.{width}f}"
+        if "mean" in row:
+            text += f" ({100 * row['mean']:.{width}f} ± {100 * row['ci']:.{width}f})"
+        if "p_value" in row:
+            p = row["p_value"]
+            text += f"\n(p = {p:.4f})" + ("*" if p <= 0.05 else "")
+        cells.append(text)
+    title = "BLEU (μ ± 95% CI)" if paired == "bs" else "BLEU"
+    return tabulate({"System": names, title: cells}, headers="keys", tablefmt="fancy_grid",
+                    colalign=("right",), stralign="center", numalign="center")
+
+
+def _paired_notes(paired: str, n: int, baseline: str) -> str:
+    """The explanation sacrebleu prints under a paired test's table."""
+    test = "bootstrap resampling" if paired == "bs" else "approximate randomization"
+    kind = "resampling trials" if paired == "bs" else "trials"
+    msg = f"Paired {test} test with {n} {kind}"
+    provided = ("Actual system score / bootstrap estimated true mean / 95% CI are provided for "
+                "each metric." if paired == "bs" else "Actual system score is provided for "
+                "each metric.")
+    return "\n".join([
+        "-" * len(msg), msg, "-" * len(msg),
+        f" - Each system is pairwise compared to {baseline}.",
+        f"   {provided}",
+        "",
+        " - Null hypothesis: the system and the baseline translations are essentially",
+        "   generated by the same underlying process. For a given system and the baseline,",
+        "   the p-value is roughly the probability of the absolute score difference (delta)",
+        "   or higher occurring due to chance, under the assumption that the null hypothesis "
+        "is correct.",
+        "",
+        " - Assuming a significance threshold of 0.05, the null hypothesis can be rejected",
+        '   for p-values < 0.05 (marked with "*"). This means that the delta is unlikely to be '
+        "attributed",
+        '   to chance, hence the system is significantly "different" than the baseline.',
+        "   Otherwise, the p-values are not marked.",
+        "",
+        ' - NOTE: Significance does not tell whether a system is "better" than the baseline '
+        "but rather",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the '
+        "delta.",
+        "",
+    ])
+
+
+# --- data -----------------------------------------------------------------------------
+
+def _data(args: argparse.Namespace) -> int:
+    from .datasets import DatasetNotFoundError, dataset, fetch_dataset
+
+    names = list(DATASETS) if args.dataset == "all" else [args.dataset]
+    for name in names:
+        try:
+            spec = dataset(name)
+            folder = fetch_dataset(name, download=True, progressbar=not args.quiet)
+        except DatasetNotFoundError as exc:
+            raise CLIError(str(exc).splitlines()[0]) from None
+        except ValueError as exc:
+            raise CLIError(str(exc)) from None
+        print(f"{name}: {len(spec.files)} files in {folder} (SHA-256 verified, "
+              f"{spec.size / 1e6:.1f} MB)")
     return 0
 
 
@@ -362,8 +546,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("refs", nargs="+", metavar="REF",
                        help="reference file(s); line i of each is a reference of segment i")
-    score.add_argument("-i", "--input", default="-", metavar="HYP",
-                       help="hypothesis file, one segment per line ('-' or absent: stdin)")
+    score.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP",
+                       help="hypothesis file(s), one segment per line ('-' or absent: stdin); "
+                            "with several, a table (the first is the baseline of a paired test)")
+    score.add_argument("-nr", "--num-refs", type=int, default=1, metavar="N",
+                       help="N references per line of one tab-separated reference file")
     score.add_argument("-tok", "--tokenize", default="13a", choices=TOKENIZERS,
                        help="tokenizer (default: 13a)")
     score.add_argument("-lc", "--lowercase", action="store_true",
@@ -381,7 +568,33 @@ def build_parser() -> argparse.ArgumentParser:
                        help="output format (default: text)")
     score.add_argument("-w", "--width", type=int, default=2, metavar="W",
                        help="decimals of the score (default: 2)")
+    score.add_argument("-b", "--score-only", action="store_true",
+                       help="print the score only (0-100), like sacrebleu -b")
+    test = score.add_mutually_exclusive_group()
+    test.add_argument("-pbs", "--paired-bs", action="store_true",
+                      help="paired bootstrap test of each system against the first -i")
+    test.add_argument("-par", "--paired-ar", action="store_true",
+                      help="paired approximate randomization test against the first -i")
+    score.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N",
+                       help="bootstrap resamples of --paired-bs (default: 1000)")
+    score.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N",
+                       help="trials of --paired-ar (default: 10000)")
+    score.add_argument("--seed", type=_seed, default=12345, metavar="N",
+                       help="random seed of the paired tests (default: 12345, as sacrebleu)")
     score.set_defaults(run=_score)
+
+    data = commands.add_parser(
+        "data", help="download the WMT22 data into the user cache (once; verified)",
+        description="Download the pinned WMT22 files (SHA-256 checked, progress bar per file) "
+                    "into the user cache, unless they are already in $BLEU_LESSON_WMT22_DIR "
+                    "or the cache. Safe to run again: only missing or corrupted files are "
+                    "fetched. Offline, copy the files into a folder and set "
+                    "BLEU_LESSON_WMT22_DIR to it.")
+    data.add_argument("dataset", nargs="?", default="all", choices=[*DATASETS, "all"],
+                      help="wmt22 (the test set), wmt22-human (zh-en human judgments) or all "
+                           "(default)")
+    data.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    data.set_defaults(run=_data)
 
     student = commands.add_parser(
         "student", help="write student copies of the chapters (solutions replaced by stubs)",
@@ -414,22 +627,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _safe_streams() -> None:
+    """Never crash on a terminal that cannot show Chinese (LANG=C, PYTHONIOENCODING=ascii):
+    characters it cannot encode are written as escapes instead."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "单参考 μ ± ✔".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (0, or 2 for any user error)."""
+    _safe_streams()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help (0) or a usage error (2)
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 2)
-    if args.command is None:
-        sys.stdout.write(seed_demo())
-        return 0
     try:
-        return args.run(args)
+        if args.command is None:
+            sys.stdout.write(seed_demo())
+            sys.stdout.flush()
+            return 0
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler below
+        return code
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `bleu-lesson ... | head`: the reader left; stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is silent
+        return 141  # 128 + SIGPIPE, what a shell reports for a process killed by it
+    except MemoryError:
+        print(f"{PROG}: error: out of memory (the input is too large for this machine; "
+              "score it in parts, or on a machine with more memory)", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0] or str(exc)  # the package, not its module
+        print(f"{PROG}: error: {missing} is not installed for {sys.executable}; run "
+              "`make venv` and use .venv/bin/bleu-lesson (or: python -m pip install -e .)",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -16,18 +16,18 @@ downloaded into the cache from the organisers' repository at a pinned commit. Ev
 is checked against the SHA-256 sums in ``wmt22_manifest.json``, so a score computed here
 is a score on exactly the published data.
 
-Standard library only: downloading uses ``urllib``.
+``bleu-lesson data`` (``make data``) downloads them ahead of time; ``fetch_dataset`` and
+``locate`` do the same for any dataset of the registry ``DATASETS`` (the test set "wmt22"
+and the zh-en human judgments "wmt22-human"). Loading needs only the standard library;
+downloading uses pooch, imported only when a file must be fetched.
 """
 
 from __future__ import annotations
 
 import hashlib
-import http.client
 import json
 import os
-import tempfile
-import urllib.error
-import urllib.request
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,9 +51,15 @@ __all__ = [
     "TOY_CORPUS",
     "WMT22_ENV_VAR",
     "WMT22_PAIRS",
+    "DATASETS",
+    "RemoteDataset",
+    "RemoteFile",
     "build_manifest",
+    "dataset",
     "default_cache_dir",
+    "fetch_dataset",
     "load_wmt22",
+    "locate",
 ]
 
 # --- the running examples ---------------------------------------------------------------
@@ -135,7 +141,6 @@ WMT22_ENV_VAR = "BLEU_LESSON_WMT22_DIR"
 _TOKENIZERS = {"zh-en": "13a", "en-zh": "zh"}
 _REFERENCE_CHOICES = ("both", "A", "B")
 _MANIFEST = "wmt22_manifest.json"
-_RAW_URL = "https://raw.githubusercontent.com/{repository}/{commit}/{path}"
 _PREFIX = "generaltest2022"
 
 
@@ -274,9 +279,118 @@ def _split_lines(text: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
+# --- the download registry --------------------------------------------------------------
+#
+# Every downloadable file is pinned: a repository, a full commit, the file's path in it and
+# its SHA-256. Files live in one folder tree, the same on every machine: a dataset's
+# ``folder`` inside the WMT22 folder (``data_dir``, ``$BLEU_LESSON_WMT22_DIR`` or the
+# cache). Downloads go through pooch (imported only when a file must be fetched), which
+# checks the hash, keeps nothing that fails it, and shows a tqdm progress bar per file.
+
+#: The upstream repository and full commit of every WMT22 file.
+WMT22_REPOSITORY = "wmt-conference/wmt22-news-systems"
+WMT22_COMMIT = "20240a2e96a50e823ea8cdf37fd8af52547146e3"
+#: Where the files are downloaded from: ``{base}/{repository}/{commit}/{path}``. Tests point
+#: it at a server on 127.0.0.1 through this environment variable.
+DATA_URL_ENV_VAR = "BLEU_LESSON_DATA_URL"
+_DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """One pinned file: its path in the upstream repository, its SHA-256 and size."""
+
+    upstream_path: str
+    sha256: str
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class RemoteDataset:
+    """A set of pinned files from one repository at one commit (an entry of ``DATASETS``).
+
+    ``folder`` is where the files sit below the WMT22 folder ("" for the folder itself).
+    """
+
+    name: str
+    description: str
+    repository: str
+    commit: str
+    folder: str
+    files: Mapping[str, RemoteFile]
+
+    @property
+    def size(self) -> int:
+        """Total bytes of the files (0 for a file whose size is not recorded)."""
+        return sum(f.size or 0 for f in self.files.values())
+
+    def url(self, filename: str, base_url: str | None = None) -> str:
+        base = (base_url or os.environ.get(DATA_URL_ENV_VAR) or _DEFAULT_BASE_URL).rstrip("/")
+        return f"{base}/{self.repository}/{self.commit}/{self.files[filename].upstream_path}"
+
+
+def _wmt22_test_set() -> RemoteDataset:
+    manifest = _manifest()
+    return RemoteDataset(
+        "wmt22", "WMT22 general test set zh-en and en-zh (sources, references A and B, "
+        "every system's output)", manifest["repository"], WMT22_COMMIT, "",
+        {name: RemoteFile(entry["upstream_path"], entry["sha256"], entry.get("bytes"))
+         for name, entry in manifest["files"].items()})
+
+
+def _wmt22_human() -> RemoteDataset:
+    folder = "humaneval/DA/newstest2022-toen/"
+    files = {  # SHA-256 and sizes as in the data folder's README
+        "ad-DA-diff-wilcoxon-rs-zhen.csv":
+            ("9f7f57eb4885e1b78d3d52f543b088e4df38d0777a44ad99bdcbcb6567fe1ee4", 1288),
+        "ad-seg-scores-zh-en.csv":
+            ("7d88f006b7b1734dea4fb9a63b6d21764b27b5704f75ac9818da96aa0ff1cd03", 851365),
+        "ad-sys-ranking-zh-en-z-names.csv":
+            ("3ba1f334ca5b10bcfa473b567d5c76baeea131e5d7b4a24bc99bba3030c59ff8", 562),
+        "ad-sys-scores-zh-en.csv":
+            ("b4ab06dc86e5158303b5ca4a9e886a4b61f39551f1c085f620335d9978fff1fb", 796),
+        "adwilcox-zhen.csv":
+            ("8d37dbf95c6f7447e065503cee38c35a1139c66cd06f0547ebe4e0913f9600f4", 1867),
+    }
+    return RemoteDataset(
+        "wmt22-human", "WMT22 zh-en human judgments (direct assessment, system and segment "
+        "scores, Wilcoxon tables)", WMT22_REPOSITORY, WMT22_COMMIT, "humaneval",
+        {name: RemoteFile(folder + name, sha, size) for name, (sha, size) in files.items()})
+
+
+#: The downloadable datasets: name -> a function returning its ``RemoteDataset``. Adding a
+#: dataset is one entry here.
+DATASETS = {
+    "wmt22": _wmt22_test_set,
+    "wmt22-human": _wmt22_human,
+}
+
+
+def dataset(name: str) -> RemoteDataset:
+    """The registry entry of a downloadable dataset ("wmt22", "wmt22-human").
+
+    >>> dataset("wmt22-human").files["adwilcox-zhen.csv"].upstream_path
+    'humaneval/DA/newstest2022-toen/adwilcox-zhen.csv'
+    """
+    if name not in DATASETS:
+        raise ValueError(
+            f"dataset must be one of {', '.join(map(repr, DATASETS))}, got {name!r}")
+    return DATASETS[name]()
+
+
+def _folders(spec: RemoteDataset, data_dir, cache_dir) -> list[tuple[Path, str]]:
+    """The folders to look in, in order, each with why it is looked in."""
+    roots: list[tuple[Path, str]] = []
+    if data_dir is not None:
+        roots.append((Path(data_dir), "data_dir argument"))
+    if os.environ.get(WMT22_ENV_VAR):
+        roots.append((Path(os.environ[WMT22_ENV_VAR]), WMT22_ENV_VAR))
+    roots.append((Path(cache_dir) if cache_dir is not None else default_cache_dir(), "cache"))
+    return [((root / spec.folder) if spec.folder else root, why) for root, why in roots]
+
+
 _LOCAL_HINT = ("Replace it with the file of the pinned commit, or delete it: missing files "
                "are downloaded again.")
-_DOWNLOAD_HINT = "Nothing was saved (a proxy or captive portal may have answered instead)."
 
 
 def _check_sha256(name: str, data: bytes, expected: str, where: str, hint: str) -> None:
@@ -289,32 +403,6 @@ def _check_sha256(name: str, data: bytes, expected: str, where: str, hint: str) 
             f"WMT22 file {name} ({where}) is corrupted or a different version: "
             f"expected sha256 {expected}, got {actual}. {hint}"
         )
-
-
-def _fetch(url: str) -> bytes:
-    """Download ``url`` (tests replace this function, so nothing downloads during tests)."""
-    with urllib.request.urlopen(url, timeout=60) as response:
-        return response.read()
-
-
-def _pair_files(manifest: dict, pair: str) -> dict[str, str]:
-    """Role ("source", "ref.A", "hyp.SYSTEM") -> file name, in reading order."""
-    info = manifest["pairs"][pair]
-    files = {"source": info["source"]}
-    files.update({f"ref.{k}": name for k, name in info["references"].items()})
-    files.update({f"hyp.{k}": name for k, name in info["systems"].items()})
-    return files
-
-
-def _how_to_get(pair: str, manifest: dict, cache: Path) -> str:
-    return (
-        f"To get the data, either\n"
-        f"  - set {WMT22_ENV_VAR} (or pass data_dir=) to a folder with the files "
-        f"{_PREFIX}.{pair}.* of {manifest['repository']} (folder txt/, commit "
-        f"{manifest['commit']}), or\n"
-        f"  - connect to the internet and call load_wmt22({pair!r}) with download=True: "
-        f"the files are then downloaded once into {cache}."
-    )
 
 
 def _looked_in(folders: list[tuple[Path, str]]) -> str:
@@ -330,29 +418,139 @@ def _name_list(names: list[str], limit: int = 4) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _download(name: str, upstream_path: str, expected: str, cache: Path,
-              manifest: dict) -> bytes:
-    """Fetch one file, check its sha256, then write it into the cache atomically."""
-    url = _RAW_URL.format(repository=manifest["repository"], commit=manifest["commit"],
-                          path=upstream_path)
+def _how_to_get(spec: RemoteDataset, cache: Path) -> str:
+    return (
+        f"To get the data, either\n"
+        f"  - run `bleu-lesson data {spec.name}` (or `make data`) once while online: the "
+        f"files are downloaded into {cache}, or\n"
+        f"  - set {WMT22_ENV_VAR} (or pass data_dir=) to a folder with the files of "
+        f"{spec.repository} at commit {spec.commit}."
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """The gist of a network error: requests nests the OS's reason deep in its message.
+
+    >>> _reason(OSError("... NewConnectionError(... [Errno 111] Connection refused'))"))
+    'OSError: [Errno 111] Connection refused'
+    """
+    text = str(exc)
+    found = re.search(r"\[Errno -?\d+\][^'\")]*", text)
+    return f"{type(exc).__name__}: {found.group(0).strip() if found else text[:200]}"
+
+
+def _download(spec: RemoteDataset, names: list[str], cache: Path,
+              progressbar: bool) -> None:
+    """Fetch ``names`` into ``cache`` with pooch; each is hash-checked before it is kept."""
     try:
-        data = _fetch(url)
-    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+        import pooch
+        import requests
+    except ImportError as exc:  # pragma: no cover - pooch is a dependency
         raise DatasetNotFoundError(
-            f"WMT22 file {name} is not on this machine and could not be downloaded from "
-            f"{url}: {exc}. Are you offline (or is GitHub unreachable)?"
-        ) from exc
-    _check_sha256(name, data, expected, f"downloaded from {url}", _DOWNLOAD_HINT)
-    cache.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, cache / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return data
+            f"downloading needs pooch ({exc}): python -m pip install pooch") from exc
+    pooch.get_logger().setLevel("WARNING")  # the progress bar says enough
+    fetcher = pooch.create(
+        path=cache, base_url="", retry_if_failed=0,
+        registry={n: f"sha256:{spec.files[n].sha256}" for n in names},
+        urls={n: spec.url(n) for n in names},
+    )
+    downloader = pooch.HTTPDownloader(progressbar=progressbar, timeout=60)
+    for name in names:
+        url = spec.url(name)
+        try:
+            fetcher.fetch(name, downloader=downloader)
+        except ValueError as exc:  # pooch: the hash does not match; nothing was kept
+            raise ValueError(
+                f"WMT22 file {name} (downloaded from {url}) is corrupted or a different "
+                f"version: {exc} Nothing was saved (a proxy or captive portal may have "
+                f"answered instead).") from exc
+        except (requests.RequestException, OSError) as exc:
+            raise DatasetNotFoundError(
+                f"cannot reach {url} ({_reason(exc)}); copy the files into "
+                f"{cache} (or into any folder and set {WMT22_ENV_VAR} to it). Offline?"
+            ) from exc
+
+
+def locate(name: str, filename: str, data_dir: str | os.PathLike | None = None, *,
+           cache_dir: str | os.PathLike | None = None, download: bool = True,
+           progressbar: bool = False) -> Path:
+    """The path of one file of dataset ``name``: the first of ``data_dir``,
+    ``$BLEU_LESSON_WMT22_DIR`` and the cache that has it, else downloaded into the cache.
+
+    A local file is returned as found (``load_wmt22`` checks its hash); a file found
+    nowhere with ``download=False`` raises ``DatasetNotFoundError`` saying where it looked.
+    """
+    spec = dataset(name)
+    if filename not in spec.files:
+        raise ValueError(f"filename {filename!r} is not a file of dataset {name!r}")
+    return _locate_all(spec, [filename], data_dir, cache_dir, download, progressbar)[filename]
+
+
+def _locate_all(spec: RemoteDataset, names: list[str], data_dir, cache_dir, download: bool,
+                progressbar: bool) -> dict[str, Path]:
+    folders = _folders(spec, data_dir, cache_dir)
+    cache = folders[-1][0]
+    found: dict[str, Path] = {}
+    for filename in names:
+        for folder, _ in folders:
+            if (folder / filename).is_file():
+                found[filename] = folder / filename
+                break
+    missing = [n for n in names if n not in found]
+    if missing and not download:
+        raise DatasetNotFoundError(
+            f"{spec.name} data not found: {len(missing)} of {len(names)} files are missing "
+            f"({_name_list(missing)}), and download=False.\n"
+            f"{_looked_in(folders)}\n{_how_to_get(spec, cache)}")
+    if missing:
+        try:
+            _download(spec, missing, cache, progressbar)
+        except DatasetNotFoundError as exc:
+            raise DatasetNotFoundError(
+                f"{exc}\n{_looked_in(folders)}\n{_how_to_get(spec, cache)}") from exc.__cause__
+        found.update({n: cache / n for n in missing})
+    return {n: found[n] for n in names}
+
+
+def fetch_dataset(name: str, data_dir: str | os.PathLike | None = None, *,
+                  cache_dir: str | os.PathLike | None = None, download: bool = True,
+                  progressbar: bool = False) -> Path:
+    """The folder holding every file of dataset ``name``, verified by SHA-256.
+
+    The first folder in the lookup order (``data_dir``, ``$BLEU_LESSON_WMT22_DIR``, the
+    cache) that has all the files wins; otherwise the files missing from the cache are
+    downloaded into it (``download=True``) and the cache folder is returned. Calling it
+    again downloads nothing. A wrong file raises ``ValueError`` naming it.
+    """
+    spec = dataset(name)
+    folders = _folders(spec, data_dir, cache_dir)
+    for folder, _ in folders[:-1]:  # a folder of the user's: checked, never changed
+        if all((folder / n).is_file() for n in spec.files):
+            for n, entry in spec.files.items():
+                _check_sha256(n, (folder / n).read_bytes(), entry.sha256, str(folder / n),
+                              _LOCAL_HINT)
+            return folder
+    cache = folders[-1][0]
+    missing = [n for n in spec.files if not (cache / n).is_file()]
+    if missing and not download:
+        raise DatasetNotFoundError(
+            f"{spec.name} data not found: {len(missing)} of {len(spec.files)} files are "
+            f"missing ({_name_list(missing)}), and download=False.\n"
+            f"{_looked_in(folders)}\n{_how_to_get(spec, cache)}")
+    wrong = [n for n in spec.files if n not in missing
+             and _sha256((cache / n).read_bytes()) != spec.files[n].sha256]
+    if wrong and not download:
+        n = wrong[0]
+        _check_sha256(n, (cache / n).read_bytes(), spec.files[n].sha256, str(cache / n),
+                      _LOCAL_HINT)
+    if missing or wrong:  # pooch fetches each again and keeps it only if its hash is right
+        try:
+            _download(spec, [n for n in spec.files if n in missing or n in wrong], cache,
+                      progressbar)
+        except DatasetNotFoundError as exc:
+            raise DatasetNotFoundError(
+                f"{exc}\n{_looked_in(folders)}\n{_how_to_get(spec, cache)}") from exc.__cause__
+    return cache
 
 
 def load_wmt22(pair: str, data_dir: str | os.PathLike | None = None, *,
@@ -363,9 +561,10 @@ def load_wmt22(pair: str, data_dir: str | os.PathLike | None = None, *,
     Each file is taken from the first of these folders that has it: ``data_dir``, the
     folder in ``$BLEU_LESSON_WMT22_DIR``, the cache (``cache_dir``, by default
     ``default_cache_dir()``). Files found nowhere are downloaded into the cache when
-    ``download`` is true, else ``DatasetNotFoundError`` says where it looked and how to
-    get them. ``verify=False`` skips the SHA-256 check of local files (downloads are
-    always checked); a checksum mismatch raises ``ValueError`` naming the file.
+    ``download`` is true (``bleu-lesson data`` does it ahead of time), else
+    ``DatasetNotFoundError`` says where it looked and how to get them. ``verify=False``
+    skips the SHA-256 check of local files (downloads are always checked); a checksum
+    mismatch raises ``ValueError`` naming the file.
 
     Scoring a system as WMT22 did (sacrebleu 2.0 defaults, both references)::
 
@@ -378,44 +577,17 @@ def load_wmt22(pair: str, data_dir: str | os.PathLike | None = None, *,
             f"pair must be one of {', '.join(map(repr, WMT22_PAIRS))}, got {pair!r}"
         )
     manifest = _manifest()
-    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    folders: list[tuple[Path, str]] = []
-    if data_dir is not None:
-        folders.append((Path(data_dir), "data_dir argument"))
-    if os.environ.get(WMT22_ENV_VAR):
-        folders.append((Path(os.environ[WMT22_ENV_VAR]), WMT22_ENV_VAR))
-    folders.append((cache, "cache"))
-
+    spec = _wmt22_test_set()
     roles = _pair_files(manifest, pair)
-    found: dict[str, Path] = {}
-    for name in roles.values():
-        for folder, _ in folders:
-            if (folder / name).is_file():
-                found[name] = folder / name
-                break
-    missing = [name for name in roles.values() if name not in found]
-    if missing and not download:
-        raise DatasetNotFoundError(
-            f"WMT22 {pair} data not found: {len(missing)} of {len(roles)} files are missing "
-            f"({_name_list(missing)}), and download=False.\n"
-            f"{_looked_in(folders)}\n{_how_to_get(pair, manifest, cache)}"
-        )
+    paths = _locate_all(spec, list(roles.values()), data_dir, cache_dir, download, False)
 
     segments = manifest["pairs"][pair]["segments"]
     texts: dict[str, tuple[str, ...]] = {}
     for role, name in roles.items():
-        entry = manifest["files"][name]
-        if name in found:
-            data = found[name].read_bytes()
-            if verify:
-                _check_sha256(name, data, entry["sha256"], str(found[name]), _LOCAL_HINT)
-        else:
-            try:
-                data = _download(name, entry["upstream_path"], entry["sha256"], cache, manifest)
-            except DatasetNotFoundError as exc:
-                raise DatasetNotFoundError(
-                    f"{exc}\n{_looked_in(folders)}\n{_how_to_get(pair, manifest, cache)}"
-                ) from exc.__cause__
+        data = paths[name].read_bytes()
+        if verify:
+            _check_sha256(name, data, manifest["files"][name]["sha256"], str(paths[name]),
+                          _LOCAL_HINT)
         lines = _split_lines(data.decode("utf-8"))
         if len(lines) != segments:
             raise ValueError(
@@ -432,10 +604,19 @@ def load_wmt22(pair: str, data_dir: str | os.PathLike | None = None, *,
     )
 
 
+def _pair_files(manifest: dict, pair: str) -> dict[str, str]:
+    """Role ("source", "ref.A", "hyp.SYSTEM") -> file name, in reading order."""
+    info = manifest["pairs"][pair]
+    files = {"source": info["source"]}
+    files.update({f"ref.{k}": name for k, name in info["references"].items()})
+    files.update({f"hyp.{k}": name for k, name in info["systems"].items()})
+    return files
+
 # --- the manifest -----------------------------------------------------------------------
 
 def build_manifest(folder: str | os.PathLike, *, repository: str =
-                   "wmt-conference/wmt22-news-systems", commit: str = "20240a2e96a5",
+                   "wmt-conference/wmt22-news-systems",
+                   commit: str = "20240a2e96a50e823ea8cdf37fd8af52547146e3",
                    pairs: Mapping[str, str] | None = None) -> dict:
     """The manifest of a folder of WMT22 text files: sha256 and line count of each file.
 

@@ -15,6 +15,7 @@ import sys
 
 import pytest
 import sacrebleu
+from notebook_tools import seed_skip_reason
 from seed_oracle import SeedNotFound, load_seed_namespace
 
 from bleu_lesson.__main__ import main, seed_demo
@@ -47,7 +48,7 @@ def seed_stdout() -> str:
     try:
         return load_seed_namespace()[1]
     except SeedNotFound as exc:
-        pytest.skip(f"seed chapter text not found at {exc.path}: {exc}")
+        pytest.skip(seed_skip_reason(exc))
 
 
 def write(path, lines, end="\n"):
@@ -362,3 +363,195 @@ def test_errors_in_a_real_process(files, tmp_path, case):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert_one_line_error(proc.stderr)
+
+
+# --- sacrebleu's command-line habits ------------------------------------------------------
+
+def sacrebleu_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True,
+                          text=True, encoding="utf-8", timeout=300,
+                          env={**os.environ, "PYTHONUTF8": "1"})
+
+
+def test_score_only_is_sacrebleus_b(files, capsys):
+    assert main(["score", files["a"], files["b"], "-i", files["hyp"], "-b"]) == 0
+    out = capsys.readouterr().out
+    theirs = sacrebleu_cli(files["a"], files["b"], "-i", files["hyp"], "-b", "-w", "2")
+    assert theirs.returncode == 0, theirs.stderr
+    assert out == theirs.stdout
+    assert out == f"{sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B]).score:.2f}\n"
+
+
+def test_num_refs_reads_one_tab_separated_file(tmp_path, capsys):
+    # the last segment's reference B is empty: its tab would be stripped with the line's
+    # trailing whitespace (sacrebleu does the same and stops), so leave that segment out
+    hyp = write(tmp_path / "hyp.txt", HYPS[:4])
+    a, b = write(tmp_path / "a.txt", REF_A[:4]), write(tmp_path / "b.txt", REF_B[:4])
+    both = write(tmp_path / "refs.tsv", [f"{x}\t{y}" for x, y in zip(REF_A[:4], REF_B[:4])])
+    assert main(["score", both, "--num-refs", "2", "-i", hyp]) == 0
+    tabbed = capsys.readouterr().out
+    assert main(["score", a, b, "-i", hyp]) == 0
+    assert tabbed == capsys.readouterr().out
+    assert "nrefs:2" in tabbed
+    theirs = sacrebleu_cli(both, "-nr", "2", "-i", hyp, "-b", "-w", "2")
+    assert theirs.returncode == 0, theirs.stderr
+    assert main(["score", both, "-nr", "2", "-i", hyp, "-b"]) == 0
+    assert capsys.readouterr().out == theirs.stdout
+
+
+def test_num_refs_errors(files, tmp_path, capsys):
+    both = write(tmp_path / "refs.tsv", [f"{a}\t{b}" for a, b in zip(REF_A, REF_B)])
+    assert main(["score", both, "--num-refs", "3", "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "line 1 has 2 tab-separated fields",
+                          "--num-refs is 3")
+    assert main(["score", files["a"], files["b"], "--num-refs", "2", "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "2 reference files were given")
+    assert main(["score", both, "--num-refs", "0", "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "--num-refs must be at least 1")
+
+
+@pytest.fixture
+def three_systems(tmp_path):
+    """A baseline and two systems of 120 segments (enough for a meaningful test)."""
+    import random
+
+    rng = random.Random(3)
+    words = "the a cat dog sat on mat is was there and of to in it".split()
+    refs = [" ".join(rng.choice(words) for _ in range(rng.randint(4, 14))) for _ in range(120)]
+
+    def noisy(p):
+        return [" ".join(w if rng.random() > p else rng.choice(words) for w in r.split())
+                for r in refs]
+    paths = [write(tmp_path / "ref.txt", refs)]
+    for name, p in (("base.txt", 0.3), ("close.txt", 0.31), ("far.txt", 0.6)):
+        paths.append(write(tmp_path / name, noisy(p)))
+    return paths
+
+
+def test_several_systems_without_a_test_print_sacrebleus_table(three_systems, capsys):
+    ref, base, close, far = three_systems
+    args = [ref, "-i", base, close, far, "-w", "2"]
+    assert main(["score", *args]) == 0
+    ours = capsys.readouterr().out
+    theirs = sacrebleu_cli(*args, "-f", "text")
+    cut = "-----------------\nMetric signatures"
+    assert ours.split(cut)[0] == theirs.stdout.split(cut)[0]
+    assert ours.count("│") >= 12  # a table, one row per system
+
+
+@pytest.mark.parametrize("test,n", [("--paired-bs", "300"), ("--paired-ar", "300")])
+def test_paired_tests_print_sacrebleus_table(three_systems, capsys, test, n):
+    ref, base, close, far = three_systems
+    count = "--paired-bs-n" if test == "--paired-bs" else "--paired-ar-n"
+    args = [ref, "-i", base, close, far, test, count, n, "-w", "2"]
+    assert main(["score", *args]) == 0
+    ours = capsys.readouterr().out
+    theirs = sacrebleu_cli(*args, "-f", "text")
+    assert theirs.returncode == 0, theirs.stderr
+    # the table and the notes are sacrebleu's, character for character (same p-values,
+    # means and intervals), up to the signatures, which name each library's version
+    cut = "-----------------\nMetric signatures"
+    unmarked = ("highlighted in red.", "not marked.")  # sacrebleu colours them on a terminal
+    assert ours.split(cut)[0] == theirs.stdout.split(cut)[0].replace(*unmarked)
+    assert f"|{test[-2:]}:{n}|seed:12345|" in ours
+    assert "(p = " in ours and "Baseline: " + base in ours
+
+
+def test_paired_json_is_sacrebleus(three_systems, capsys):
+    ref, base, close, far = three_systems
+    args = [ref, "-i", base, close, far, "--paired-bs", "--paired-bs-n", "200"]
+    assert main(["score", *args, "-f", "json"]) == 0
+    ours = json.loads(capsys.readouterr().out)
+    theirs = json.loads(sacrebleu_cli(*args, "-f", "json").stdout)
+    assert [r["system"] for r in ours] == [r["system"] for r in theirs]
+    for a, b in zip(ours, theirs):
+        assert a["BLEU"]["p_value"] == b["BLEU"]["p_value"]
+        for key in ("score", "mean", "ci"):
+            assert a["BLEU"][key] == pytest.approx(b["BLEU"][key], abs=1e-4), key
+
+
+def test_paired_test_errors(files, capsys):
+    assert main(["score", files["a"], "-i", files["hyp"], "--paired-bs"]) == 2
+    assert_one_line_error(capsys.readouterr().err, "--paired-bs", "at least one system")
+    assert main(["score", files["a"], "-i", files["hyp"], files["hyp"], "--paired-bs",
+                 "--paired-ar"]) == 2
+    assert_one_line_error(capsys.readouterr().err, "not allowed with")
+    assert main(["score", files["a"], "-i", files["hyp"], files["hyp"], "--paired-ar",
+                 "--seed", "-3"]) == 2
+    assert_one_line_error(capsys.readouterr().err, "--seed", "non-negative")
+
+
+def test_closed_pipe_exits_quietly(tmp_path):
+    lines = [f"segment {i} of a long file" for i in range(20000)]
+    ref = write(tmp_path / "ref.txt", lines)
+    proc = subprocess.Popen([sys.executable, "-m", "bleu_lesson", "score", ref, "-i", ref,
+                             "--sentence-level"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    first = proc.stdout.readline()  # like `| head -1`: read one line, then go away
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert first.startswith(b"BLEU")
+    assert err == ""
+    assert proc.returncode == 141
+
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
+                                 {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0"}])
+def test_ascii_only_terminal_gets_no_traceback(env):
+    proc = subprocess.run([sys.executable, "-m", "bleu_lesson"], capture_output=True,
+                          env={**os.environ, "PYTHONUTF8": "0", **env}, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+    out = proc.stdout.decode("ascii", errors="strict") if env.get("PYTHONIOENCODING") else \
+        proc.stdout.decode("utf-8")
+    assert "BLEU: 0.9036" in out
+    if env.get("PYTHONIOENCODING"):
+        assert "\\u5355\\u53c2\\u8003BLEU: 0.0000" in out  # 单参考, escaped
+
+
+def test_memory_error_is_one_line(files, monkeypatch, capsys):
+    from bleu_lesson import bleu
+
+    def out_of_memory(self, candidates):
+        raise MemoryError
+
+    monkeypatch.setattr(bleu.BleuScorer, "score", out_of_memory)
+    assert main(["score", files["a"], "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "out of memory")
+
+
+def test_missing_library_gives_a_hint(files, monkeypatch, capsys):
+    from bleu_lesson import bleu
+
+    def no_sacrebleu(self, candidates):
+        raise ModuleNotFoundError("No module named 'sacrebleu'", name="sacrebleu")
+
+    monkeypatch.setattr(bleu.BleuScorer, "score", no_sacrebleu)
+    assert main(["score", files["a"], "-i", files["hyp"]]) == 2
+    assert_one_line_error(capsys.readouterr().err, "sacrebleu is not installed", "make venv",
+                          ".venv/bin/bleu-lesson")
+
+
+@pytest.mark.parametrize("which", ["hyp", "ref"])
+def test_truncated_gzip_is_one_line_and_exit_2(tmp_path, which):
+    lines = [f"line {i} " + "x" * (i % 37) + str(i * 7919) for i in range(3000)]
+    plain = write(tmp_path / "plain.txt", lines)
+    full = gzip.compress((("\n".join(lines)) + "\n").encode())
+    (tmp_path / "cut.gz").write_bytes(full[: len(full) // 2])
+    cut = str(tmp_path / "cut.gz")
+    args = [plain, "-i", cut] if which == "hyp" else [cut, "-i", plain]
+    proc = run("score", *args)
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "truncated gzip file", "cut.gz")
+
+
+def test_a_python_without_sacrebleu_gets_a_hint_not_a_traceback(files):
+    # as under a system Python without the course's packages: sacrebleu cannot be imported
+    code = ("import sys; sys.modules['sacrebleu'] = None; "
+            "from bleu_lesson.__main__ import main; "
+            f"sys.exit(main(['score', {files['a']!r}, '-i', {files['hyp']!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          encoding="utf-8", timeout=120)
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "sacrebleu is not installed", "make venv")

@@ -1,19 +1,25 @@
 """``bleu_lesson.datasets``: the running examples, checked against NLTK, and the WMT22 loader.
 
-The loader's paths (local folder, corrupted file, missing file, download, offline, wrong
-download) run twice: on a tiny synthetic WMT22 folder with its own manifest, so they run
-everywhere, and on the real data when ``BLEU_LESSON_WMT22_DIR`` is set. Nothing downloads:
-every test replaces ``datasets._fetch``, and the user cache is a temporary folder.
+The loader's paths (local folder, corrupted file, missing file, download, offline, corrupted
+download, dropped connection) run twice: on a tiny synthetic WMT22 folder with its own
+manifest, so they run everywhere, and on the real data when it is available. Downloads go
+through pooch to a real HTTP server on 127.0.0.1 serving copies of the files
+(``BLEU_LESSON_DATA_URL`` points at it); nothing reaches the internet, and the user cache is
+a temporary folder.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
+import http.server
+import re
 import shutil
+import socket
 import subprocess
 import sys
-import urllib.error
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +34,6 @@ from bleu_lesson.datasets import (
     build_manifest,
     load_wmt22,
 )
-
-RAW = "https://raw.githubusercontent.com/wmt-conference/wmt22-news-systems/20240a2e96a5/txt/"
 
 # --- the running examples ---------------------------------------------------------------
 
@@ -165,13 +169,77 @@ TINY = {  # a zh-en "test set" of 3 segments; one system has an empty segment, l
 }
 
 
+class FileServer:
+    """A real HTTP server on 127.0.0.1 serving ``routes`` (URL path -> bytes).
+
+    Paths in ``drop`` send their headers and half the body, then close the connection;
+    every requested path is appended to ``requests``.
+    """
+
+    def __init__(self) -> None:
+        self.routes: dict[str, bytes] = {}
+        self.drop: set[str] = set()
+        self.requests: list[str] = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                server.requests.append(self.path)
+                body = server.routes.get(self.path)
+                if body is None:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.path in server.drop:
+                    self.wfile.write(body[: len(body) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def add(self, spec: datasets.RemoteDataset, folder: Path, corrupt: tuple[str, ...] = ()):
+        """Serve every file of ``spec`` from ``folder`` at its pinned URL path."""
+        for name, entry in spec.files.items():
+            body = (folder / name).read_bytes()
+            if name in corrupt:
+                body = b"<html>404: Not Found</html>\n" + body  # a captive portal, say
+            self.routes[f"/{spec.repository}/{spec.commit}/{entry.upstream_path}"] = body
+
+    def names(self) -> list[str]:
+        return sorted(p.rsplit("/", 1)[1] for p in self.requests)
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server(monkeypatch):
+    s = FileServer()
+    monkeypatch.setenv(datasets.DATA_URL_ENV_VAR, s.url)
+    yield s
+    s.close()
+
+
 @pytest.fixture(autouse=True)
 def no_download(monkeypatch, tmp_path):
-    """No test may reach the network, nor the user's real cache."""
-    def refuse(url):
-        raise AssertionError(f"a test tried to download {url}")
-
-    monkeypatch.setattr(datasets, "_fetch", refuse)
+    """No test may reach the internet, nor the user's real cache: downloads go to a closed
+    port unless a test starts ``server``."""
+    with socket.socket() as probe:  # a port that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv(datasets.DATA_URL_ENV_VAR, f"http://127.0.0.1:{port}")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
 
 
@@ -191,14 +259,10 @@ class Data:
                 shutil.copyfile(self.folder / name, dest / name)
         return dest
 
-    def serve(self, calls: list[str]):
-        """A ``_fetch`` that answers raw GitHub URLs with the bytes of the local files."""
-        def fetch(url: str) -> bytes:
-            calls.append(url)
-            name = url.rsplit("/", 1)[1]
-            assert url == RAW + self.manifest["files"][name]["upstream_path"][len("txt/"):]
-            return (self.folder / name).read_bytes()
-        return fetch
+    def spec(self) -> datasets.RemoteDataset:
+        """The registry entry, restricted to this pair's files."""
+        full = datasets.dataset("wmt22")
+        return dataclasses.replace(full, files={n: full.files[n] for n in self.names()})
 
 
 @pytest.fixture(params=["tiny", pytest.param("wmt22", marks=pytest.mark.wmt22)])
@@ -219,7 +283,7 @@ def data(request, tmp_path, monkeypatch) -> Data:
 
 
 def files_in(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    return sorted(p.name for p in folder.iterdir() if p.is_file()) if folder.exists() else []
 
 
 # --- the WMT22 loader: the paths, on tiny and real data -------------------------------------
@@ -296,62 +360,199 @@ def test_missing_file_without_download(data, tmp_path):
     assert isinstance(info.value, FileNotFoundError)
     message = str(info.value)
     for part in (missing, "1 of", str(copy_dir), str(cache), "does not exist", "download=False",
-                 WMT22_ENV_VAR, "connect to the internet", "wmt-conference/wmt22-news-systems"):
+                 WMT22_ENV_VAR, "bleu-lesson data wmt22", "wmt-conference/wmt22-news-systems"):
         assert part in message, part
     assert files_in(cache) == []
 
 
-def test_downloads_into_the_cache(data, tmp_path, monkeypatch):
-    calls: list[str] = []
-    monkeypatch.setattr(datasets, "_fetch", data.serve(calls))
+def test_downloads_into_the_cache(data, tmp_path, server):
+    server.add(data.spec(), data.folder)
     cache = tmp_path / "cache"
     ds = load_wmt22(data.pair, cache_dir=cache)
-    assert sorted(calls) == sorted(RAW + data.manifest["files"][n]["upstream_path"][4:]
-                                   for n in data.names())
+    assert server.names() == sorted(data.names())
+    commit = "20240a2e96a50e823ea8cdf37fd8af52547146e3"  # the full commit, not the short one
+    assert all(p.startswith(f"/wmt-conference/wmt22-news-systems/{commit}/txt/")
+               for p in server.requests)
     assert files_in(cache) == sorted(data.names())  # and no temporary file left behind
     assert ds == load_wmt22(data.pair, data.folder)
     # the second time, the cache is enough
-    monkeypatch.setattr(datasets, "_fetch", lambda url: pytest.fail(f"downloaded {url} again"))
+    before = len(server.requests)
     assert load_wmt22(data.pair, cache_dir=cache) == ds
+    assert len(server.requests) == before
 
 
-def test_downloads_only_the_missing_files(data, tmp_path, monkeypatch):
+def test_downloads_only_the_missing_files(data, tmp_path, server):
+    server.add(data.spec(), data.folder)
     missing = data.manifest["pairs"][data.pair]["source"]
     copy_dir = data.copy_to(tmp_path / "copy", skip=(missing,))
-    calls: list[str] = []
-    monkeypatch.setattr(datasets, "_fetch", data.serve(calls))
     ds = load_wmt22(data.pair, copy_dir, cache_dir=tmp_path / "cache")
-    assert [url.rsplit("/", 1)[1] for url in calls] == [missing]
-    assert calls[0].startswith(RAW + "sources/")
+    assert server.names() == [missing]
+    assert "/txt/sources/" in server.requests[0]
     assert files_in(tmp_path / "cache") == [missing]
     assert ds.source == load_wmt22(data.pair, data.folder).source
 
 
-def test_offline_says_so(data, tmp_path, monkeypatch):
-    def offline(url):
-        raise urllib.error.URLError("[Errno -3] Temporary failure in name resolution")
-
-    monkeypatch.setattr(datasets, "_fetch", offline)
-    cache = tmp_path / "cache"
+def test_offline_says_so(data, tmp_path):
+    cache = tmp_path / "cache"  # the autouse fixture points downloads at a closed port
     with pytest.raises(DatasetNotFoundError) as info:
         load_wmt22(data.pair, cache_dir=cache)
     message = str(info.value)
-    for part in ("offline", "Temporary failure in name resolution", RAW, WMT22_ENV_VAR,
-                 str(cache), "connect to the internet"):
+    first = message.splitlines()[0]
+    assert first.startswith("cannot reach http://127.0.0.1:")
+    for part in ("offline", f"copy the files into {cache}", WMT22_ENV_VAR):
+        assert part in first, part
+    for part in ("bleu-lesson data wmt22", "make data", str(cache)):
         assert part in message, part
-    assert isinstance(info.value.__cause__, urllib.error.URLError)
     assert files_in(cache) == []
 
 
-def test_wrong_download_is_rejected_and_not_kept(data, tmp_path, monkeypatch):
-    monkeypatch.setattr(datasets, "_fetch", lambda url: b"<html>404: Not Found</html>\n")
+def test_corrupted_download_is_rejected_and_not_kept(data, tmp_path, server):
+    name = data.names()[0]
+    server.add(data.spec(), data.folder, corrupt=(name,))
     cache = tmp_path / "cache"
     with pytest.raises(ValueError, match="corrupted or a different version") as info:
         load_wmt22(data.pair, cache_dir=cache)
-    name = data.names()[0]
     assert name in str(info.value)
     assert data.manifest["files"][name]["sha256"] in str(info.value)
-    assert files_in(cache) == []
+    assert name not in files_in(cache)
+
+
+def test_dropped_connection_keeps_nothing(data, tmp_path, server):
+    spec = data.spec()
+    server.add(spec, data.folder)
+    name = data.names()[1]
+    server.drop.add(f"/{spec.repository}/{spec.commit}/{spec.files[name].upstream_path}")
+    cache = tmp_path / "cache"
+    with pytest.raises(DatasetNotFoundError, match=rf"cannot reach .*{re.escape(name)}"):
+        load_wmt22(data.pair, cache_dir=cache)
+    assert name not in files_in(cache)
+    assert not any(p.name.startswith("tmp") for p in cache.iterdir())
+    # the next attempt, with a working connection, completes the cache
+    server.drop.clear()
+    assert load_wmt22(data.pair, cache_dir=cache) == load_wmt22(data.pair, data.folder)
+    assert files_in(cache) == sorted(data.names())
+
+
+def test_a_corrupted_cache_file_is_downloaded_again(data, tmp_path, server):
+    server.add(data.spec(), data.folder)
+    cache = tmp_path / "cache"
+    folder = fetch_dataset_of(data, cache)
+    name = data.names()[-1]
+    (folder / name).write_bytes(b"garbage\n")
+    server.requests.clear()
+    fetch_dataset_of(data, cache)
+    assert server.names() == [name]
+    assert (cache / name).read_bytes() == (data.folder / name).read_bytes()
+
+
+def fetch_dataset_of(data: Data, cache: Path) -> Path:
+    """``fetch_dataset`` on a registry entry holding only this pair's files."""
+    spec = data.spec()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(datasets.DATASETS, "wmt22", lambda: spec)
+        return datasets.fetch_dataset("wmt22", cache_dir=cache, progressbar=False)
+
+
+# --- the registry: fetch_dataset, locate, a new dataset, the human judgments -----------------
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A new dataset, added to the registry with one entry."""
+    folder = tmp_path / "toy-upstream"
+    folder.mkdir()
+    files = {}
+    for name, text in {"a.txt": "alpha\n", "b.csv": "x y\n1 2\n"}.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        files[name] = datasets.RemoteFile(f"data/{name}", hashlib.sha256(text.encode()).hexdigest(),
+                                          len(text))
+    spec = datasets.RemoteDataset("toy", "a toy", "someone/toy", "0" * 40, "toy", files)
+    monkeypatch.setitem(datasets.DATASETS, "toy", lambda: spec)
+    return spec, folder
+
+
+def test_a_dataset_is_one_registry_entry(toy, tmp_path, server, monkeypatch):
+    spec, upstream = toy
+    server.add(spec, upstream)
+    cache = tmp_path / "cache"
+    folder = datasets.fetch_dataset("toy", cache_dir=cache)
+    assert folder == cache / "toy"
+    assert files_in(folder) == ["a.txt", "b.csv"]
+    assert server.requests == ["/someone/toy/" + "0" * 40 + "/data/a.txt",
+                               "/someone/toy/" + "0" * 40 + "/data/b.csv"]
+    assert datasets.fetch_dataset("toy", cache_dir=cache) == folder  # idempotent
+    assert len(server.requests) == 2
+    assert datasets.locate("toy", "b.csv", cache_dir=cache) == folder / "b.csv"
+    # a folder named by BLEU_LESSON_WMT22_DIR comes before the cache
+    local = tmp_path / "local"
+    shutil.copytree(upstream, local / "toy")
+    monkeypatch.setenv(WMT22_ENV_VAR, str(local))
+    assert datasets.fetch_dataset("toy", cache_dir=cache) == local / "toy"
+    assert datasets.locate("toy", "a.txt", cache_dir=cache) == local / "toy" / "a.txt"
+    with pytest.raises(ValueError, match="'c.txt' is not a file of dataset 'toy'"):
+        datasets.locate("toy", "c.txt")
+    with pytest.raises(ValueError, match="dataset must be one of 'wmt22', 'wmt22-human'"):
+        datasets.fetch_dataset("nope")
+
+
+def test_fetch_without_download_says_what_to_run(toy, tmp_path):
+    with pytest.raises(DatasetNotFoundError) as info:
+        datasets.fetch_dataset("toy", cache_dir=tmp_path / "cache", download=False)
+    message = str(info.value)
+    assert message.startswith("toy data not found: 2 of 2 files are missing")
+    assert "bleu-lesson data toy" in message and WMT22_ENV_VAR in message
+
+
+def test_human_judgments_registry_matches_the_readme():
+    spec = datasets.dataset("wmt22-human")
+    assert spec.commit == "20240a2e96a50e823ea8cdf37fd8af52547146e3"
+    assert spec.repository == "wmt-conference/wmt22-news-systems"
+    assert spec.folder == "humaneval"
+    assert sorted(spec.files) == ["ad-DA-diff-wilcoxon-rs-zhen.csv", "ad-seg-scores-zh-en.csv",
+                                  "ad-sys-ranking-zh-en-z-names.csv", "ad-sys-scores-zh-en.csv",
+                                  "adwilcox-zhen.csv"]
+    for entry in spec.files.values():
+        assert entry.upstream_path.startswith("humaneval/DA/newstest2022-toen/")
+
+
+@pytest.mark.wmt22
+def test_human_judgments_hashes_are_the_files(wmt22_dir, wmt22_human_dir, tmp_path, server,
+                                              monkeypatch):
+    spec = datasets.dataset("wmt22-human")
+    assert wmt22_human_dir == wmt22_dir / "humaneval"  # one folder tree, wherever it is
+    for name, entry in spec.files.items():
+        data = (wmt22_human_dir / name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry.sha256
+        assert len(data) == entry.size
+    server.add(spec, wmt22_human_dir)
+    monkeypatch.delenv(WMT22_ENV_VAR, raising=False)
+    folder = datasets.fetch_dataset("wmt22-human", cache_dir=tmp_path / "cache")
+    assert folder == tmp_path / "cache" / "humaneval"
+    assert files_in(folder) == sorted(spec.files)
+
+
+def test_data_command_downloads_once(toy, tmp_path, server, capsys):
+    spec, upstream = toy
+    server.add(spec, upstream)
+    from bleu_lesson.__main__ import main
+
+    assert main(["data", "toy"]) == 0
+    out = capsys.readouterr().out
+    cache = datasets.default_cache_dir() / "toy"
+    assert f"toy: 2 files in {cache}" in out
+    assert len(server.requests) == 2
+    assert main(["data", "toy"]) == 0
+    assert len(server.requests) == 2  # idempotent: nothing downloaded again
+    assert "toy: 2 files in" in capsys.readouterr().out
+
+
+def test_data_command_offline_is_one_line(toy, capsys):
+    from bleu_lesson.__main__ import main
+
+    assert main(["data", "toy"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("bleu-lesson: error: cannot reach http://127.0.0.1:")
+    assert WMT22_ENV_VAR in err and "Traceback" not in err
 
 
 # --- the WMT22 loader: arguments, the manifest, the real data -------------------------------
@@ -385,7 +586,7 @@ def test_split_lines_keeps_empty_segments():
 def test_shipped_manifest():
     manifest = datasets._manifest()
     assert manifest["repository"] == "wmt-conference/wmt22-news-systems"
-    assert manifest["commit"] == "20240a2e96a5"
+    assert manifest["commit"] == "20240a2e96a50e823ea8cdf37fd8af52547146e3"
     assert {p: m["segments"] for p, m in manifest["pairs"].items()} == {"zh-en": 1875,
                                                                         "en-zh": 2037}
     assert len(manifest["pairs"]["zh-en"]["systems"]) == 12
@@ -426,3 +627,12 @@ def test_wmt22_both_pairs(wmt22_dir, tmp_path):
     assert zh_en.systems["Online-W"][1478] == ""  # an empty output is still a segment
     assert zh_en.references["B"][1363] == "--\tYour requirements and our services"
     assert "WMT22(pair='zh-en', segments=1875" in repr(zh_en)
+
+
+def test_data_command_names_the_datasets(capsys):
+    from bleu_lesson.__main__ import main
+
+    assert main(["data", "wmt23"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert "invalid choice: 'wmt23'" in err and "'wmt22-human'" in err and "'all'" in err

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from notebook_tools import seed_skip_reason
 from seed_oracle import SeedNotFound, load_seed_namespace, seed_dir
 
 import bleu_lesson
@@ -28,7 +29,7 @@ def seed_run() -> tuple[dict, str]:
     try:
         return load_seed_namespace()
     except SeedNotFound as exc:
-        pytest.skip(f"seed chapter text not found at {exc.path}: {exc}")
+        pytest.skip(seed_skip_reason(exc))
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +116,7 @@ def test_seed_text_does_print_the_wrong_claims():
     try:
         text = find_seed_file().read_text(encoding="utf-8")
     except SeedNotFound as exc:
-        pytest.skip(f"seed chapter text not found at {exc.path}: {exc}")
+        pytest.skip(seed_skip_reason(exc))
     assert "单参考BLEU: 0.6065" in text
     assert "多参考BLEU: 0.7711" in text
 

@@ -12,7 +12,11 @@ from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
 from bleu_lesson import BleuScorer, references_from_streams  # noqa: E402
-from bleu_lesson.significance import bootstrap_ci, paired_bootstrap  # noqa: E402
+from bleu_lesson.significance import (  # noqa: E402
+    bootstrap_ci,
+    paired_approximate_randomization,
+    paired_bootstrap,
+)
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -42,6 +46,14 @@ def sacre_paired(base, system, streams, n_samples=1000):
                       references=streams, test_type="bs", n_samples=n_samples)
     result = test()[1]["BLEU"][1]
     return result.score / 100, result.p_value, result.mean / 100, result.ci / 100
+
+
+def sacre_ar(base, systems, streams, n_samples):
+    """sacrebleu's approximate randomization of each system against ``base``: (score, p)."""
+    named = [("base", base)] + [(f"s{i}", s) for i, s in enumerate(systems)]
+    test = PairedTest(named, {"BLEU": BLEU()}, references=streams, test_type="ar",
+                      n_samples=n_samples)
+    return [(r.score / 100, r.p_value) for r in test()[1]["BLEU"][1:]]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -95,6 +107,65 @@ def test_bad_sample_count(n):
         bootstrap_ci(["a"], [["a"]], n_samples=2.5)
 
 
+@pytest.mark.parametrize("seed,noise", [(9, 0.30), (10, 0.33), (11, 0.5)])
+def test_approximate_randomization_equals_sacrebleu(seed, noise):
+    rng = random.Random(seed)
+    ref_a, ref_b, base = corpus(rng, 60, 0.3)
+    system = [" ".join(w if rng.random() > noise else rng.choice(WORDS) for w in a.split())
+              for a in ref_a]
+    ours = paired_approximate_randomization(base, system, references_from_streams(ref_a, ref_b),
+                                            n_samples=500)
+    [(score, p)] = sacre_ar(base, [system], [ref_a, ref_b], n_samples=500)
+    assert ours.system == pytest.approx(score, abs=1e-12)
+    assert ours.p_value == p
+    assert ours.n_samples == 500 and ours.seed == 12345
+
+
+def test_approximate_randomization_of_a_system_against_itself():
+    ref_a, ref_b, hyp = corpus(random.Random(12), 30, 0.3)
+    r = paired_approximate_randomization(hyp, hyp, references_from_streams(ref_a, ref_b),
+                                         n_samples=99)
+    # swapping identical outputs changes nothing: no trial exceeds 0, p = 1 / (99 + 1)
+    assert r.p_value == 1 / 100 and r.difference == 0 and not r.significant(0.001)
+
+
+@pytest.mark.parametrize("seed,error,fragment", [
+    (-1, ValueError, "seed must be a non-negative int or None, got -1"),
+    (1.5, TypeError, "seed must be a non-negative int or None, got float"),
+    ("42", TypeError, "seed must be a non-negative int or None, got str"),
+    (True, TypeError, "seed must be a non-negative int or None, got bool"),
+])
+def test_bad_seed_is_named(seed, error, fragment):
+    for call in (lambda: bootstrap_ci(["a b"], [["a b"]], n_samples=5, seed=seed),
+                 lambda: paired_bootstrap(["a"], ["a"], [["a"]], n_samples=5, seed=seed),
+                 lambda: paired_approximate_randomization(["a"], ["a"], [["a"]], n_samples=5,
+                                                          seed=seed)):
+        with pytest.raises(error, match=fragment):
+            call()
+
+
+def test_empty_corpus_is_refused():
+    with pytest.raises(ValueError, match="empty"):
+        bootstrap_ci([], [], n_samples=5)
+
+
+@pytest.mark.wmt22
+def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir):
+    from bleu_lesson.datasets import load_wmt22
+
+    data = load_wmt22("zh-en", wmt22_dir)
+    names = ["AISP-SJTU", "HuaweiTSC", "Online-B", "Online-W"]  # closest pair, far ones
+    streams = [list(data.references["A"]), list(data.references["B"])]
+    scorer = BleuScorer(data.references_for("both"), tokenizer="13a")
+    sacre = sacre_ar(list(data.systems[names[0]]), [list(data.systems[n]) for n in names[1:]],
+                     streams, n_samples=1000)
+    for name, (score, p) in zip(names[1:], sacre):
+        ours = paired_approximate_randomization(data.systems[names[0]], data.systems[name],
+                                                scorer, n_samples=1000)
+        assert ours.system == pytest.approx(score, abs=1e-12), name
+        assert ours.p_value == p, name
+
+
 @pytest.mark.wmt22
 def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
     from bleu_lesson.datasets import load_wmt22
@@ -110,3 +181,33 @@ def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
     assert ours.mean == pytest.approx(mean, abs=1e-6)
     assert ours.ci == pytest.approx(ci, abs=1e-6)
     assert not ours.significant()
+
+
+def test_each_resample_scores_as_sacrebleu_scores_it():
+    """Resample by resample (not only the summary): the counts-weighted sums of the segments'
+    statistics give sacrebleu's scores of its own resamples, same indices."""
+    import numpy as np
+    from sacrebleu.significance import _bootstrap_resample
+
+    from bleu_lesson.significance import bootstrap_indices, resample_scores
+
+    ref_a, ref_b, hyp = corpus(random.Random(13), 70, 0.3)
+    scorer = BleuScorer(references_from_streams(ref_a, ref_b))
+    ours = resample_scores(scorer.segment_stats(hyp), scorer, bootstrap_indices(70, 150))
+    metric = BLEU()
+    stats = metric._extract_corpus_statistics(hyp, [ref_a, ref_b])
+    _, theirs = _bootstrap_resample(stats, metric, 150)
+    assert np.allclose(np.array(ours) * 100, [s.score for s in theirs], atol=1e-4, rtol=0)
+    assert len(set(ours)) > 100  # the resamples really differ
+
+
+def test_resample_indices_are_checked_and_shared_read_only():
+    from bleu_lesson.significance import bootstrap_indices, resample_scores
+
+    scorer = BleuScorer([["a b c"], ["a b"]])
+    stats = scorer.segment_stats(["a b c", "a"])
+    with pytest.raises(ValueError, match="one row per resample of 2 segments"):
+        resample_scores(stats, scorer, bootstrap_indices(3, 5))
+    fixed = bootstrap_indices(2, 5, seed=7)
+    assert fixed is bootstrap_indices(2, 5, seed=7) and not fixed.flags.writeable
+    assert bootstrap_indices(2, 5, seed=None).flags.writeable

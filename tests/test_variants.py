@@ -35,12 +35,13 @@ EXAMPLES = [(SEED_CANDIDATE, SEED_REFERENCE), (SEED_CANDIDATE, SEED_REFERENCES),
 
 @pytest.fixture(scope="module")
 def seed_code():
+    from notebook_tools import seed_skip_reason
     from seed_oracle import SeedNotFound, load_seed_namespace
 
     try:
         return load_seed_namespace()[0]
     except SeedNotFound as exc:
-        pytest.skip(f"seed chapter text not found: {exc}")
+        pytest.skip(seed_skip_reason(exc))
 
 
 @settings(max_examples=200, deadline=None)

@@ -79,11 +79,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _write_json(path: Path, data: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
-
-
 class Lab:
     """A running JupyterLab: its base URL, token, notebook folder and REST helpers."""
 
@@ -149,11 +144,10 @@ def lab(tmp_path_factory) -> Lab:
     root_dir = base / "notebooks"
     shutil.copytree(NOTEBOOK_DIR, root_dir,
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    # empty user settings: the lab shows the environment's defaults, which the course
+    # installs (jupyter-settings/bleu-lesson.json: Chinese interface, no news popup)
     settings_dir = base / "lab-settings"
-    # no "Would you like to get notified about official Jupyter news?" toast, no update check
-    _write_json(settings_dir / "@jupyterlab" / "apputils-extension"
-                / "notification.jupyterlab-settings",
-                {"fetchNews": "false", "checkForUpdates": False})
+    settings_dir.mkdir()
 
     env = dict(os.environ)
     env.update({

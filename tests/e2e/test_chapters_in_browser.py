@@ -68,7 +68,8 @@ def expect(locator):
 
 # --- driving JupyterLab --------------------------------------------------------------
 
-_KERNEL_IDLE = re.compile(r"\|\s*Idle\b")
+# the status bar's kernel state, in the lab's default language (Chinese) or in English
+_KERNEL_IDLE = re.compile(r"\|\s*(?:Idle\b|空闲)")
 
 # Resolves to {ok, error}: run-all's promise settles when the last cell has finished.
 _RUN_ALL_JS = """async () => {
