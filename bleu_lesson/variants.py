@@ -10,12 +10,19 @@ seed       lower + split lowered  closest, ties: first  uniform  none       all
 sacrebleu  13a           as given closest, ties: shorter uniform exp + eff. all
 nltk       split         as given closest, ties: shorter uniform method0    all
 d2l        split(' ')    as given the one reference     1/2^n    none       first
+d2l-en     split(' ')    as given the one reference     1/2^n    none       first
 hf         13a           as given shortest              uniform  none       all
 ========== ============= ======== ===================== ======== ========== =====
 
 Each preset is only a set of options for ``sentence_bleu`` (plus, for d2l, keeping the
-first reference); none copies another tool's code. ``tests/test_variants.py`` checks the
-presets against sacrebleu and NLTK themselves and against the other tools' stated rules.
+first reference); none copies another tool's code. Both d2l presets are d2l's
+``bleu(pred_seq, label_seq, k)`` as the books call it, with ``k=2`` (orders 1 and 2,
+weights 1/2 and 1/4). ``d2l`` is d2l-zh (《动手学深度学习》, the book our learners read): its
+loop ``for n in range(1, k + 1)`` divides by zero when the prediction has fewer than k
+tokens, and ``result`` raises that ``ZeroDivisionError``. ``d2l-en`` is the English book's
+current code, which loops to ``min(k, len_pred)`` and so skips those orders instead.
+``tests/test_variants.py`` checks the presets against sacrebleu and NLTK themselves and against
+the other tools' stated rules.
 
 >>> from bleu_lesson.datasets import SEED_CANDIDATE, SEED_REFERENCES
 >>> round(score("seed", SEED_CANDIDATE, SEED_REFERENCES), 4)
@@ -44,6 +51,8 @@ class Variant:
     options: dict = field(default_factory=dict)
     first_reference_only: bool = False
     note: str = ""
+    #: d2l-zh's bleu() divides by zero when the candidate has fewer tokens than max_n
+    short_candidate_fails: bool = False
 
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in [
@@ -57,12 +66,18 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in [
     Variant("nltk", "nltk.translate.bleu_score.sentence_bleu (defaults)",
             dict(tokenizer="none", lowercase=False, smoothing="method0"),
             note="tokens as given; no smoothing, a zero precision counts as the tiniest float"),
-    Variant("d2l", "d2l's bleu(pred, label, k=4)",
+    Variant("d2l", "d2l-zh's bleu(pred_seq, label_seq, k=2)",
             dict(tokenizer=space_split, lowercase=False, smoothing="none",
-                 effective_order=True, weights=(1 / 2, 1 / 4, 1 / 8, 1 / 16)),
+                 effective_order=False, max_n=2, weights=(1 / 2, 1 / 4)),
+            first_reference_only=True, short_candidate_fails=True,
+            note="one reference; k = 2 orders weighted 1/2, 1/4; a candidate shorter than k "
+                 "raises ZeroDivisionError, as d2l-zh's loop range(1, k + 1) does"),
+    Variant("d2l-en", "d2l-en's bleu(pred_seq, label_seq, k=2)",
+            dict(tokenizer=space_split, lowercase=False, smoothing="none",
+                 effective_order=True, max_n=2, weights=(1 / 2, 1 / 4)),
             first_reference_only=True,
-            note="one reference; order n weighted 1/2^n; orders longer than the candidate "
-                 "are skipped"),
+            note="as d2l, but orders longer than the candidate are skipped "
+                 "(d2l-en loops to min(k, len_pred))"),
     Variant("hf", "Hugging Face evaluate's bleu (defaults)",
             dict(tokenizer="13a", lowercase=False, smoothing="none", effective_order=False,
                  ref_length="shortest"),
@@ -77,14 +92,29 @@ def _variant(name: str) -> Variant:
 
 
 def result(name: str, candidate: str, references: Sequence[str]) -> BleuResult:
-    """The full ``BleuResult`` of one tool's rules."""
+    """The full ``BleuResult`` of one tool's rules.
+
+    >>> result("d2l", "The", ["The cat sat"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ZeroDivisionError: d2l-zh's bleu(pred_seq, label_seq, k=2) divides by zero: ...
+    """
     variant = _variant(name)
     refs = list(references) if not isinstance(references, str) else references
     if variant.first_reference_only and isinstance(refs, list):
         refs = refs[:1]
+    if variant.short_candidate_fails and isinstance(candidate, str):
+        k = variant.options["max_n"]
+        length = len(variant.options["tokenizer"](candidate))
+        if length < k:
+            raise ZeroDivisionError(
+                f"d2l-zh's bleu(pred_seq, label_seq, k={k}) divides by zero: the candidate "
+                f"has {length} token(s), fewer than k = {k} (its loop range(1, k + 1) reaches "
+                f"order {length + 1}, which has no n-grams); d2l-en skips those orders instead"
+            )
     return sentence_bleu(candidate, refs, **variant.options)
 
 
 def score(name: str, candidate: str, references: Sequence[str]) -> float:
-    """BLEU (0–1) of ``candidate`` under the rules of ``name``: seed, sacrebleu, nltk, d2l, hf."""
+    """BLEU (0–1) of ``candidate`` under the rules of ``name``: seed, sacrebleu, nltk, d2l,
+    d2l-en, hf."""
     return result(name, candidate, references).score

@@ -452,7 +452,7 @@ TOOL_KNOBS: dict[str, dict[str, object]] = {
     "reference length": {"closest, ties: shorter": "closest-shorter",
                          "closest, ties: first": "closest-first",
                          "shortest": "shortest", "first reference only": "first-only"},
-    "weights": {"uniform": "uniform", "1/2^n (d2l)": "halving"},
+    "weights": {"uniform": "uniform", "1/2, 1/4; k = 2 (d2l)": "halving"},
     "smoothing": {s: s for s in ("none", "exp", "floor", "add-k", "method0", "method1",
                                  "method2", "method3", "method4", "method5", "method6",
                                  "method7")},
@@ -490,8 +490,11 @@ def tool_options(knobs: dict[str, object]) -> tuple[dict, bool]:
                "smoothing": knobs["smoothing"], "effective_order": bool(knobs["effective order"]),
                "ref_length": "shortest" if ref == "shortest" else "closest",
                "tie": "first" if ref == "closest-first" else "shorter"}
-    if knobs["weights"] == "halving":
-        options["weights"] = (1 / 2, 1 / 4, 1 / 8, 1 / 16)
+    if knobs["weights"] == "halving":  # d2l's rule as the books call it: k = 2, 1/2 and 1/4
+        from .variants import VARIANTS
+
+        d2l = VARIANTS["d2l"].options
+        options["weights"], options["max_n"] = d2l["weights"], d2l["max_n"]
     return options, ref == "first-only"
 
 
