@@ -15,7 +15,7 @@ _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)
 
 
 # Chapters that need the real WMT22 data, which is never downloaded during tests.
-NEEDS_WMT22 = ("09_wmt22_case_study.ipynb",)
+NEEDS_WMT22 = ("08_tools_compared.ipynb", "09_wmt22_case_study.ipynb")
 WMT22_README = "the WMT22 test data lives in ../shared/data/wmt22 (see its README)"
 
 
