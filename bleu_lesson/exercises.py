@@ -194,10 +194,10 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
         ("The cat is on the mat",), ("  Hello,   World!  ",), ("",), ("猫 在 垫子 上",),
         ("A\tB\nc",),
     ), hint="先转小写，再按任意空白切分 (lowercase, then split on any whitespace)."),
-    Exercise("2.1", "n 元组 my_ngrams", ngrams, (
+    Exercise("2.1", "n 元语法 my_ngrams", ngrams, (
         (["the", "cat", "is", "on"], 2), (["the", "cat", "is", "on"], 1),
         (["the", "cat", "is", "on"], 4), (["the", "cat"], 3), ([], 1),
-    ), hint="长度为 L 的句子有 max(L - n + 1, 0) 个 n 元组。"),
+    ), hint="长度为 L 的句子有 max(L - n + 1, 0) 个 n 元语法。"),
     Exercise("3.1", "截断计数 my_clipped_count", clipped_counts, (
         ("the the the the the the the".split(),
          ["the cat is on the mat".split(), "there is a cat on the mat".split()], 1),
@@ -205,7 +205,7 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
         ("the cat is on the mat".split(), [r.lower().split() for r in _SEED_REFS], 4),
         ("a a b".split(), [["a", "b"], ["a", "a"]], 1),
         (["a"], [["b"]], 2),
-    ), hint="每个 n 元组的计数不能超过它在任何一条参考译文中出现的最大次数。"),
+    ), hint="每个 n 元语法的计数不能超过它在任何一条参考译文中出现的最大次数。"),
     Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
         (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
     ), tolerance=1e-9, hint="c > r 时为 1；c = 0 时为 0；否则 exp(1 - r/c)。"),
@@ -244,7 +244,7 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
     Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
         ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
         ([["x1", "y1"], ["x2", "y2"], ["x3", "y3"]],),
-    ), hint="sacrebleu 的 refs[k][i] 是第 k 套参考的第 i 句；要得到 out[i][k]。"),
+    ), hint="sacrebleu 的 refs[k][i] 是第 k 个参考流的第 i 句；要得到 out[i][k]。"),
     Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
         ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
         ([0.5] * 40,), ([i / 1000 for i in range(1000, 0, -1)],),

@@ -143,7 +143,7 @@ def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
     summary = (f"<div><b>L = {len(tokens)}, n = {n}: {len(tokens)} − {n} + 1 = "
                f"{len(tokens) - n + 1}</b>" if len(tokens) >= n else
                f"<div><b>L = {len(tokens)} &lt; n = {n}: 0</b>")
-    summary += f" · {total} 个 {n} 元组 (n-grams), {len(counts)} 个不同 (distinct)</div>"
+    summary += f" · {total} 个 {n} 元语法 (n-grams), {len(counts)} 个不同 (distinct)</div>"
     rows = [(" ".join(g), c) for g, c in counts.items()]
     return summary + (table_html([f"{n}-gram", "次数 count"], rows) if rows else "")
 
@@ -195,10 +195,10 @@ def render_clipping(candidate: str, references: str | Sequence[str], n: int = 1)
           r.clipped) for r in rows],
     )
     if total == 0:
-        head = f"<div><b>候选译文没有 {n} 元组 (no {n}-grams): p_{n} 无定义</b></div>"
+        head = f"<div><b>候选译文没有 {n} 元语法 (no {n}-grams): p_{n} 无定义</b></div>"
     else:
         head = (f"<div><b>p_{n} = {clipped}/{total} = {clipped / total:.4f}</b> "
-                f"(截断后匹配数 / 候选 {n} 元组总数)</div>")
+                f"(截断后匹配数 / 候选 {n} 元语法总数)</div>")
     return head + f"<div>{tokens_html(cand, marks)}</div>" + table
 
 

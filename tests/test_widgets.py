@@ -98,7 +98,7 @@ def test_ngram_explorer():
     ex.n.value = 6
     assert "6 − 6 + 1 = 1" in ex.result.value
     ex.text.value = "a b"
-    assert "0 个 6 元组" in ex.result.value  # L = 2 < n
+    assert "0 个 6 元语法" in ex.result.value  # L = 2 < n
 
 
 def test_clipping_explorer():

@@ -250,7 +250,7 @@ def _ch02_ngrams(explorer, result):
     counts = ngram_counts(words, 3)
     L = len(words)
     _expect_result(result, f"L = {L}, n = 3: {L} − 3 + 1 = {L - 3 + 1}",
-                   f"{sum(counts.values())} 个 3 元组 (n-grams), {len(counts)} 个不同")
+                   f"{sum(counts.values())} 个 3 元语法 (n-grams), {len(counts)} 个不同")
     shown = {row[0]: int(row[1]) for row in _table(result)}
     assert shown == {" ".join(g): c for g, c in counts.items()}
 
