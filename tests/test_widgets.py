@@ -104,7 +104,8 @@ def test_tokenizer_explorer():
     assert ">seed</td><td style='padding:2px 8px'>2 个词元" in ex.result.value  # hello, world!
     ex.text.value = "猫坐在垫子上"
     n_char = len(tokenize("猫坐在垫子上", "char"))
-    assert n_char == 6 and f">char</td><td style='padding:2px 8px'>{n_char} 个词元" in ex.result.value
+    assert n_char == 6
+    assert f">char</td><td style='padding:2px 8px'>{n_char} 个词元" in ex.result.value
     ex.lowercase.value = True
     ex.text.value = "A B"
     assert "&gt;a&lt;" not in ex.result.value and ">a<" in ex.result.value
