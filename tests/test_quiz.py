@@ -181,3 +181,23 @@ def test_import_bleu_lesson_does_not_import_the_quiz():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_transfer_questions_state_true_numbers():
+    """The issue-13 questions: their right answers' numbers, from hand arithmetic/sacrebleu."""
+    import math
+
+    def right(chapter, text):
+        q = next(q for q in quiz.QUIZZES[chapter] if text in q.prompt)
+        return q.choices[q.correct_index]
+
+    assert round(math.exp(1 - 2000 / 1800), 3) == 0.895
+    assert "0.89" in right("04", "c = 1800").text
+    assert "7/8" in right("05", "(1/2, 1/4, 1/8, 0)").text and 1 / 2 + 1 / 4 + 1 / 8 == 7 / 8
+    sacrebleu = pytest.importorskip("sacrebleu")
+    before = sacrebleu.sentence_bleu("a b c d e f", ["a b c d"]).score
+    after = sacrebleu.sentence_bleu("a b c d e f", ["a b c d", "u v w x y z q"]).score
+    explanation = right("06", "再加一条参考译文").explanation
+    assert f"{before:.2f}" in explanation and f"{after:.2f}" in explanation and after < before
+    assert math.comb(12, 2) == 66 and round(0.05 / 66, 5) == 0.00076
+    assert "66" in right("09", "p = 0.03").text
