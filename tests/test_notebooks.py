@@ -139,6 +139,14 @@ def test_prose_numbers_are_printed_by_the_code(path):
     """A number a worked example states (3+ decimals) is one the chapter's code printed."""
     printed = "\n".join(output_text(c) for c in code_cells(load(path)))
     missing = [(i, x) for i, x in prose_numbers(path) if x not in printed]
+    if path.name.startswith("00_") and missing:
+        # chapter 00 quotes the seed text's wrong numbers in order to debunk them: those
+        # must be in the seed text itself (../shared/seed, as CI has it)
+        seed = sorted((ROOT.parent / "shared" / "seed").glob("*.txt"))
+        if not seed:
+            pytest.skip("the seed text (../shared/seed) is not here to check the quotes")
+        quoted = "\n".join(p.read_text(encoding="utf-8") for p in seed)
+        missing = [(i, x) for i, x in missing if x not in quoted]
     assert not missing, (f"{path.name}: numbers in the prose that no code cell prints "
                          f"(markdown cell, number): {missing}")
 
