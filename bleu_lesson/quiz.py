@@ -378,8 +378,50 @@ _TRANSFER: dict[tuple[str, int], Question] = {
                    "区间重叠不等于不显著（配对检验更灵敏）；这里的问题是多重比较。"),
                   ("能，但要把 p 乘以 12（系统的个数）", False,
                    "比较的是系统对：12 个系统有 66 对，Bonferroni 要乘以 66，而不是 12。")),
+    ("03", 2): _q("候选 “the cat the cat”，参考 “the cat sat on the mat”（小写、按空白切分）。"
+                  "修正精确率 p_1 和 p_2 各是多少？",
+                  ("p_1 = 3/4，p_2 = 1/3", True,
+                   "1 元语法：the 2 次（参考里 2 次）、cat 2 次（参考里 1 次，截断成 1），共 3/4；2 元语法："
+                   "“the cat” 2 次截断成 1，“cat the” 不在参考里，共 1/3。"),
+                  ("p_1 = 4/4，p_2 = 2/3", False, "这是不截断的朴素精确率：cat 和 “the cat” 各多算了一次。"),
+                  ("p_1 = 3/4，p_2 = 2/3", False, "2 元语法也要截断：“the cat” 在参考里只出现 1 次。"),
+                  ("p_1 = 2/4，p_2 = 1/3", False, "the 在参考里出现 2 次，候选的两个 the 都算数。")),
+    ("07", 2): _q("一个 100 句的测试集里有一句很长，它的 n 元语法占全部 n 元语法的 30%。把这一句从完全译错改成"
+                  "完全译对，哪个数涨得更多？",
+                  ("语料级 BLEU：一个句段在语料级里的分量约等于它占全部 n 元语法的比例，这里是 30%；"
+                   "在句子平均里它只占 1/100", True,
+                   "第 7 章的 `weak` 系统就是这样：长句 #9 占 21.4%，改好它，语料级从 0.1144 涨到 0.2825，句子平均只涨 0.0473。"),
+                  ("句子级 BLEU 的平均：这一句的分数从 0 变成 1，平均直接涨 1", False,
+                   "平均要除以 100：只涨 0.01。"),
+                  ("语料级 BLEU 几乎不变：先把 100 句相加，一句的变化被其他 99 句冲淡了", False,
+                   "冲淡的程度取决于这一句的 n 元语法占多少：它占 30%，影响很大。"),
+                  ("两个数涨得一样多：两种算法用的是同样的计数", False,
+                   "计数相同，汇总的方式不同：语料级按 n 元语法加权，句子平均每句一样重。")),
 }
 _WRITTEN = {chapter: tuple(_TRANSFER.get((chapter, i), q) for i, q in enumerate(questions))
+            for chapter, questions in _WRITTEN.items()}
+
+#: plausible wrong answers in place of implausible ones: (chapter, question, old text) -> new
+_DISTRACTORS: dict[tuple[str, int, str], tuple[str, bool, str]] = {
+    ("01", 1, "BLEU 只能用于英文"): (
+        "整句一个词元，p_1 = 1/1，所以分数本应是 1；0 只是浮点误差", False,
+        "p_1 确实是 1/1，但 2–4 阶没有 n 元语法，种子代码把它们记为 0，几何平均就是 0，不是误差。"),
+    ("06", 0, "一个随机种子"): (
+        "候选的计数和每条参考的长度列表：它在打分时才选 r", False,
+        "r 在提取统计量时就选好了，`BleuStats` 只存一个 `ref_len`；`score_stats` 不再看参考。"),
+    ("08", 0, "NLTK 算错了"): (
+        "NLTK 默认用 `method1` 平滑，把 0 换成了 0.1", False,
+        "NLTK 的默认是 `method0`（不平滑，只把 0 换成极小的正数）；`method1` 要自己指定，给的分数也不是 0。"),
+}
+
+
+def _swap(question: Question, chapter: str, index: int) -> Question:
+    choices = tuple(Choice(*_DISTRACTORS[chapter, index, c.text])
+                    if (chapter, index, c.text) in _DISTRACTORS else c for c in question.choices)
+    return Question(question.prompt, choices)
+
+
+_WRITTEN = {chapter: tuple(_swap(q, chapter, i) for i, q in enumerate(questions))
             for chapter, questions in _WRITTEN.items()}
 
 QUIZZES: dict[str, tuple[Question, ...]] = {
