@@ -462,8 +462,9 @@ def sentence_bleu(candidate: str, references: Sequence[str], *, max_n: int = 4,
     """BLEU of one candidate: corpus BLEU of a corpus of one segment (sacrebleu's defaults
     for a sentence, so ``effective_order=True``).
 
-    >>> round(sentence_bleu("the cat", ["the cat sat"], tokenizer="none").score, 4)
-    0.6065
+    >>> r = sentence_bleu("the cat sat on the mat", ["the cat sat on a mat"], tokenizer="none")
+    >>> r.matches, r.totals, round(r.score, 4)    # (5/6 · 3/5 · 2/4 · 1/3) ** (1/4), BP 1
+    ((5, 3, 2, 1), (6, 5, 4, 3), 0.5373)
     """
     if not isinstance(candidate, str):
         raise TypeError(f"candidate must be a str, got {type(candidate).__name__}")

@@ -69,6 +69,10 @@ class Exercise:
     tolerance: float | None = None  # compare floats with this absolute tolerance
     hint: str = ""
     extra: dict = field(default_factory=dict)
+    #: for tasks with no single right answer: a trusted ``judge(case, got) -> (ok, detail)``
+    #: decides instead of comparing with ``reference(*case)``; ``extra["expect"]`` says
+    #: what it requires
+    judge: Callable[[tuple, Any], tuple[bool, str]] | None = None
 
     @property
     def chapter(self) -> str:
@@ -114,7 +118,7 @@ def run(exercise_id: str, answer: Any) -> CheckResult:
         return CheckResult(ex.id, "fail", f"  需要一个函数 (expected a function), 得到 (got): "
                                           f"{_show(answer)}")
     for case in ex.cases:
-        expected = ex.reference(*case)
+        expected = ex.reference(*case) if ex.judge is None else None
         shown_input = ", ".join(_show(a) for a in case)
         if ex.kind == "function":
             try:
@@ -128,6 +132,17 @@ def run(exercise_id: str, answer: Any) -> CheckResult:
             got = answer
         if _not_done(got):
             return CheckResult(ex.id, "not-done")
+        if ex.judge is not None:
+            try:
+                ok, detail = ex.judge(case, got)
+            except Exception as exc:  # a malformed answer must not crash the judge
+                ok, detail = False, f"{_show(got)} ({type(exc).__name__}: {exc})"
+            if not ok:
+                expect = ex.extra.get("expect", "")
+                return CheckResult(ex.id, "fail", f"  输入 (input): {shown_input or '(无)'}\n"
+                                                  f"  期望 (expected): {expect}\n"
+                                                  f"  得到 (got): {detail}")
+            continue
         if not _same(expected, got, ex.tolerance):
             where = f"  输入 (input): {shown_input}\n" if ex.kind == "function" else ""
             return CheckResult(ex.id, "fail", f"{where}  期望 (expected): {_show(expected)}\n"
@@ -204,10 +219,10 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
         ("The cat is on the mat",), ("  Hello,   World!  ",), ("",), ("猫 在 垫子 上",),
         ("A\tB\nc",),
     ), hint="先转小写，再按任意空白切分 (lowercase, then split on any whitespace)."),
-    Exercise("2.1", "n 元组 my_ngrams", ngrams, (
+    Exercise("2.1", "n 元语法 my_ngrams", ngrams, (
         (["the", "cat", "is", "on"], 2), (["the", "cat", "is", "on"], 1),
         (["the", "cat", "is", "on"], 4), (["the", "cat"], 3), ([], 1),
-    ), hint="长度为 L 的句子有 max(L - n + 1, 0) 个 n 元组。"),
+    ), hint="长度为 L 的句子有 max(L - n + 1, 0) 个 n 元语法。"),
     Exercise("3.1", "截断计数 my_clipped_count", clipped_counts, (
         ("the the the the the the the".split(),
          ["the cat is on the mat".split(), "there is a cat on the mat".split()], 1),
@@ -215,7 +230,7 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
         ("the cat is on the mat".split(), [r.lower().split() for r in _SEED_REFS], 4),
         ("a a b".split(), [["a", "b"], ["a", "a"]], 1),
         (["a"], [["b"]], 2),
-    ), hint="每个 n 元组的计数不能超过它在任何一条参考译文中出现的最大次数。"),
+    ), hint="每个 n 元语法的计数不能超过它在任何一条参考译文中出现的最大次数。"),
     Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
         (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
     ), tolerance=1e-9, hint="c > r 时为 1；c = 0 时为 0；否则 exp(1 - r/c)。"),
@@ -254,10 +269,160 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
     Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
         ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
         ([["x1", "y1"], ["x2", "y2"], ["x3", "y3"]],),
-    ), hint="sacrebleu 的 refs[k][i] 是第 k 套参考的第 i 句；要得到 out[i][k]。"),
+    ), hint="sacrebleu 的 refs[k][i] 是第 k 个参考流的第 i 句；要得到 out[i][k]。"),
     Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
         ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
         ([0.5] * 40,), ([i / 1000 for i in range(1000, 0, -1)],),
     ), tolerance=1e-12,
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半。"),
 ]}
+
+
+# --- issue 13: analytic and adversarial tasks, judged (no single reference answer) --------
+# To be moved to bleu_lesson/chapters/ch06.py, ch08.py, ch09.py when the chapters registry
+# lands. Each answer is a function of no arguments that returns what the learner built, so
+# a student copy's stub reports "not done" instead of failing the cell.
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
+    """Adding ``extra`` to ``references`` must lower sacrebleu-default sentence BLEU."""
+    if not (isinstance(got, tuple) and len(got) == 3):
+        return False, f"{_show(got)}：要返回 (candidate, references, extra) 三项"
+    candidate, references, extra = got
+    if not (_is_text(candidate) and isinstance(references, list) and references
+            and all(_is_text(r) for r in references) and _is_text(extra)):
+        return False, f"{_show(got)}：candidate、extra 是非空字符串，references 是非空的字符串列表"
+    before = sentence_bleu(candidate, references).score
+    after = sentence_bleu(candidate, [*references, extra]).score
+    return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
+    """A fluent, correct translation under 0.2 and a garbage one over 0.5 (sentence BLEU)."""
+    if not (isinstance(got, dict) and set(got) == {"reference", "fluent", "garbage"}
+            and all(_is_text(v) for v in got.values())):
+        return False, f"{_show(got)}：要返回含 reference、fluent、garbage 三个非空字符串的 dict"
+    if _norm(got["garbage"]) == _norm(got["reference"]) or \
+            _norm(got["fluent"]) == _norm(got["reference"]):
+        return False, "fluent 和 garbage 都不能就是参考译文本身"
+    fluent = sentence_bleu(got["fluent"], [got["reference"]]).score
+    garbage = sentence_bleu(got["garbage"], [got["reference"]]).score
+    return fluent < 0.2 and garbage > 0.5, f"fluent {fluent:.4f}, garbage {garbage:.4f}"
+
+
+#: chapter 08's forensics lab: a system output, its references and the score "a paper
+#: reported"; which knob explains the gap to sacrebleu's default score?
+FORENSICS_HYPS = ("the cat sat on a mat.", "there is a dog in the yard.",
+                  "it rained all day long in paris.", "we will meet again next week.")
+FORENSICS_REFS = ("The cat sat on the mat.", "There is a dog in the garden.",
+                  "It rained all day in Paris.", "We will meet again next week.")
+_DEFAULT_SIGNATURE = {"nrefs": "1", "case": "mixed", "eff": "no", "tok": "13a",
+                      "smooth": "exp"}
+_KNOB_NAMES = {"case": {"case", "lowercase", "大小写"}, "tok": {"tok", "tokenize", "tokenizer",
+                                                             "分词"},
+               "smooth": {"smooth", "smoothing", "平滑"}, "eff": {"eff", "effective order",
+                                                              "有效阶数"}}
+
+
+def _sacrebleu_score(hyps, refs, fields: dict) -> float:
+    import sacrebleu  # only when a forensics answer is judged
+
+    return sacrebleu.corpus_bleu(list(hyps), [list(refs)], lowercase=fields["case"] == "lc",
+                                 tokenize=fields["tok"], smooth_method=fields["smooth"],
+                                 use_effective_order=fields["eff"] == "yes").score
+
+
+def forensics_reported() -> float:
+    """The score the paper reported for FORENSICS_HYPS (0-100): lowercased sacrebleu."""
+    return round(_sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS,
+                                  {**_DEFAULT_SIGNATURE, "case": "lc"}), 2)
+
+
+def _parse_signature(text: str) -> dict:
+    fields = dict(_DEFAULT_SIGNATURE)
+    for part in text.strip().split("|"):
+        key, sep, value = part.partition(":")
+        if not sep or key not in fields and key != "version":
+            raise ValueError(f"not a sacrebleu signature field: {part!r}")
+        if key != "version":
+            fields[key] = value
+    if fields["nrefs"] != "1":
+        raise ValueError("this corpus has one reference: nrefs:1")
+    return fields
+
+
+def _judge_forensics(case: tuple, got: Any) -> tuple[bool, str]:
+    """The signature must reproduce the reported score, and the knob be the field in which it
+    differs from sacrebleu's default signature."""
+    if not (isinstance(got, dict) and _is_text(got.get("knob")) and
+            _is_text(got.get("signature"))):
+        return False, f"{_show(got)}：要返回含 knob 和 signature 两个字符串的 dict"
+    try:
+        fields = _parse_signature(got["signature"])
+        score = _sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS, fields)
+    except (ValueError, KeyError, TypeError) as exc:
+        return False, f"签名无法使用 (unusable signature): {exc}"
+    reported = forensics_reported()
+    changed = [k for k in fields if fields[k] != _DEFAULT_SIGNATURE[k]]
+    knob = got["knob"].strip().lower()
+    named = [k for k, names in _KNOB_NAMES.items() if knob in names]
+    ok = abs(score - reported) < 0.005 and named == changed
+    return ok, (f"这个签名给出 {score:.2f}（报告的是 {reported:.2f}）；它改动的旋钮: "
+                f"{changed or '没有'}；你说的旋钮: {got['knob']!r}")
+
+
+def _rank_changes() -> set[str]:
+    """zh-en systems whose rank differs between reference A and reference B (corpus BLEU)."""
+    from .bleu import BleuScorer
+    from .datasets import load_wmt22
+
+    data = load_wmt22("zh-en", download=False)
+    scores = {}
+    for which in ("A", "B"):
+        scorer = BleuScorer(data.references_for(which), tokenizer=data.tokenizer)
+        ranked = sorted(data.systems, key=lambda n: -scorer.score(data.systems[n]).score)
+        scores[which] = {name: k for k, name in enumerate(ranked)}
+    return {n for n in data.systems if scores["A"][n] != scores["B"][n]}
+
+
+_RANK_CHANGES: list[set[str]] = []
+
+
+def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
+    if not (isinstance(got, set | frozenset | list | tuple) and
+            all(isinstance(n, str) for n in got)):
+        return False, f"{_show(got)}：要返回系统名的集合，例如 {{'DLUT'}}"
+    if not _RANK_CHANGES:
+        _RANK_CHANGES.append(_rank_changes())
+    truth = _RANK_CHANGES[0]
+    guess = set(got)
+    return guess == truth, (f"你预测 {sorted(guess)}；名次变了的是 {sorted(truth)}"
+                            if guess != truth else f"{sorted(truth)}")
+
+
+for _ex in [
+    Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
+             extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
+                              "sentence_bleu（sacrebleu 的默认设置）严格变小"},
+             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。"),
+    Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
+             judge=_judge_extremes,
+             extra={"expect": "fluent 的 sentence_bleu < 0.2，garbage 的 sentence_bleu > 0.5"},
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。"),
+    Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
+             extra={"expect": "signature 用 sacrebleu 重算正好得到报告的分数，knob 是它与"
+                              "默认签名不同的那个旋钮"},
+             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。"),
+    Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
+             judge=_judge_rank_prediction,
+             extra={"expect": "只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
+             hint="看只用参考 A 时分数挨得很近的几对系统。"),
+]:
+    EXERCISES[_ex.id] = _ex

@@ -17,7 +17,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from .bleu import geometric_mean, sentence_bleu  # noqa: E402
 from .brevity import brevity_penalty  # noqa: E402
 
-__all__ = ["plot_brevity_penalty", "plot_means", "plot_reference_ceiling", "plot_bars"]
+__all__ = ["plot_brevity_penalty", "plot_means", "plot_reference_ceiling", "plot_bars",
+           "plot_dot_whisker", "plot_rank_bump", "ranks"]
 
 
 def _figure(width: float = 6.0, height: float = 3.6) -> tuple[Figure, Axes]:
@@ -60,21 +61,31 @@ def plot_means(fixed: Sequence[float] = (1.0, 0.8, 0.5), steps: int = 50) -> Fig
 
 
 def plot_reference_ceiling(candidate: str, references: Sequence[str], **options) -> Figure:
-    """BLEU of one candidate as references are added one at a time (in the order given)."""
+    """BLEU, BP and the geometric mean of the precisions as references are added one at a
+    time (in the order given): one column of dots per reference set, no line between them
+    (the sets are categories, not points on a scale)."""
     options = {"tokenizer": "none", "lowercase": True, "smoothing": "none",
                "effective_order": False, **options}
-    scores = [sentence_bleu(candidate, list(references[:k]), **options).score
-              for k in range(1, len(references) + 1)]
+    results = [sentence_bleu(candidate, list(references[:k]), **options)
+               for k in range(1, len(references) + 1)]
+    labels = ["ref 1"] + [f"refs 1-{k}" for k in range(2, len(references) + 1)]
     fig, ax = _figure()
-    ks = list(range(1, len(references) + 1))
-    _ = ax.plot(ks, scores, marker="o")
-    for k, s in zip(ks, scores, strict=True):
-        _ = ax.annotate(f"{s:.4f}", (k, s), textcoords="offset points", xytext=(0, 6),
-                        ha="center")
-    ax.set_xticks(ks)
-    ax.set_xlabel("number of references")
-    ax.set_ylabel("BLEU")
-    ax.set_ylim(0, 1.05)
+    xs = list(range(len(results)))
+    series = (("BLEU", [r.score for r in results], "o", 0.0),
+              ("BP", [r.bp for r in results], "s", -0.18),
+              ("geometric mean of p_n", [r.score / r.bp if r.bp else 0.0 for r in results],
+               "^", 0.18))
+    for name, ys, marker, shift in series:
+        _ = ax.plot([x + shift for x in xs], ys, marker=marker, linestyle="none", label=name,
+                    markersize=8)
+    for x, r in zip(xs, results, strict=True):
+        _ = ax.annotate(f"{r.score:.4f}", (x, r.score), textcoords="offset points",
+                        xytext=(0, -16), ha="center")
+    ax.set_xticks(xs, labels)
+    ax.set_xlim(-0.6, len(xs) - 0.4)
+    ax.set_ylim(-0.08, 1.08)
+    ax.set_ylabel("value")
+    _ = ax.legend(loc="lower right")
     return fig
 
 
@@ -86,5 +97,61 @@ def plot_bars(values: dict[str, float], ylabel: str = "BLEU",
     _ = ax.bar(range(len(names)), [values[n] for n in names],
                yerr=[errors[n] for n in names] if errors else None, capsize=3)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_ylabel(ylabel)
+    return fig
+
+
+def plot_dot_whisker(values: dict[str, float], errors: dict[str, float],
+                     xlabel: str = "BLEU") -> Figure:
+    """One row per name: a dot at its score and a whisker of +- its half-width, best at the
+    top, on an axis zoomed to the data (not from 0), so that overlaps are visible.
+    Names must be ASCII."""
+    names = sorted(values, key=lambda n: -values[n])
+    fig, ax = _figure(6.5, 0.35 * len(names) + 1.2)
+    ys = list(range(len(names)))[::-1]
+    _ = ax.errorbar([values[n] for n in names], ys, xerr=[errors[n] for n in names],
+                    fmt="o", capsize=3)
+    ax.set_yticks(ys, names)
+    low = min(values[n] - errors[n] for n in names)
+    high = max(values[n] + errors[n] for n in names)
+    pad = 0.05 * (high - low or 1.0)
+    ax.set_xlim(low - pad, high + pad)
+    ax.set_xlabel(xlabel)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def ranks(scores: dict[str, float]) -> dict[str, int]:
+    """Rank 1 for the highest score (ties broken by name, so ranks are 1..n).
+
+    >>> ranks({"a": 30.0, "b": 31.5, "c": 29.0})
+    {'b': 1, 'a': 2, 'c': 3}
+    """
+    order = sorted(scores, key=lambda n: (-scores[n], n))
+    return {name: k for k, name in enumerate(order, start=1)}
+
+
+def plot_rank_bump(scores: dict[str, dict[str, float]], ylabel: str = "rank") -> Figure:
+    """A rank bump chart: ``scores[setting][system]``; one column per setting (in order),
+    one line per system joining its ranks, rank 1 at the top, names at both ends.
+    A crossing line is a system that changes rank. Names must be ASCII."""
+    settings = list(scores)
+    if not settings:
+        raise ValueError("scores must name at least one setting")
+    systems = list(scores[settings[0]])
+    ranked = {s: ranks(scores[s]) for s in settings}
+    fig, ax = _figure(7.0, 0.32 * len(systems) + 1.4)
+    xs = list(range(len(settings)))
+    for name in systems:
+        ys = [ranked[s][name] for s in settings]
+        _ = ax.plot(xs, ys, marker="o")
+        _ = ax.annotate(name, (xs[-1], ys[-1]), textcoords="offset points", xytext=(6, 0),
+                        va="center")
+        _ = ax.annotate(name, (xs[0], ys[0]), textcoords="offset points", xytext=(-6, 0),
+                        va="center", ha="right")
+    ax.set_xticks(xs, settings)
+    ax.set_xlim(-1.4, len(xs) - 1 + 1.4)
+    ax.set_yticks(range(1, len(systems) + 1))
+    ax.set_ylim(len(systems) + 0.5, 0.5)
     ax.set_ylabel(ylabel)
     return fig

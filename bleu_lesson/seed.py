@@ -74,17 +74,8 @@ def count_clipped_ngrams(candidate: Sequence[str], references: Sequence[Sequence
     return total_clipped, len(cand_ngrams)
 
 
-def compute_bleu(candidate_text: str, reference_texts: Sequence[str],
-                 max_n: int = 4) -> tuple[float, dict]:
-    """The seed's BLEU: ``BP · exp(Σ log p_n / max_n)``, or 0.0 if any p_n is 0.
-
-    Returns ``(bleu, details)`` with the seed's ``details`` keys ``precisions``,
-    ``brevity_penalty``, ``candidate_len`` and ``best_ref_len``.
-
-    >>> refs = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
-    >>> round(compute_bleu("The cat is on the mat", refs)[0], 4)   # (2/3) ** (1/4)
-    0.9036
-    """
+def _check_inputs(candidate_text: object, reference_texts: object, max_n: object) -> None:
+    """The input checks compute_bleu adds to the seed's code (the seed has none)."""
     _check_text(candidate_text, "candidate_text")
     if isinstance(reference_texts, str):
         raise TypeError(
@@ -100,6 +91,20 @@ def compute_bleu(candidate_text: str, reference_texts: Sequence[str],
     for k, ref in enumerate(reference_texts):
         _check_text(ref, f"reference_texts[{k}]")
     _check_n(max_n, "max_n")
+
+
+def compute_bleu(candidate_text: str, reference_texts: Sequence[str],
+                 max_n: int = 4) -> tuple[float, dict]:
+    """The seed's BLEU: ``BP · exp(Σ log p_n / max_n)``, or 0.0 if any p_n is 0.
+
+    Returns ``(bleu, details)`` with the seed's ``details`` keys ``precisions``,
+    ``brevity_penalty``, ``candidate_len`` and ``best_ref_len``.
+
+    >>> refs = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
+    >>> round(compute_bleu("The cat is on the mat", refs)[0], 4)   # (2/3) ** (1/4)
+    0.9036
+    """
+    _check_inputs(candidate_text, reference_texts, max_n)  # clear errors; not the seed's
 
     candidate = tokenize(candidate_text)
     references = [tokenize(ref) for ref in reference_texts]

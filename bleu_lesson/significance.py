@@ -29,9 +29,9 @@ from .bleu import BleuResult, BleuScorer
 from .stats import BleuStats, sum_stats
 
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "PairedRandomizationResult",
-           "bootstrap_ci", "bootstrap_indices", "paired_approximate_randomization",
+           "bootstrap_ci", "bootstrap_indices", "holm", "paired_approximate_randomization",
            "paired_approximate_randomization_stats", "paired_bootstrap",
-           "paired_bootstrap_stats", "resample_scores"]
+           "paired_bootstrap_stats", "paired_p_value", "resample_scores"]
 
 
 @dataclass(frozen=True)
@@ -255,10 +255,24 @@ def paired_bootstrap_stats(base_stats: Sequence[BleuStats], sys_stats: Sequence[
     base_scores = resample_scores(base_stats, scorer, indices)
     sys_scores = resample_scores(sys_stats, scorer, indices)
     mean, ci = _estimate_ci(sys_scores)
+    p_value = paired_p_value(base_scores, sys_scores, sys_score - base_score)
+    return PairedBootstrapResult(base_score, sys_score, p_value, mean, ci, n_samples, seed)
+
+
+def paired_p_value(base_scores: Sequence[float], sys_scores: Sequence[float],
+                   observed: float) -> float:
+    """The paired bootstrap p-value: (c + 1) / (n + 1), c = #{i : |Δ_i| - mean|Δ| > |observed|}.
+
+    ``base_scores[i]`` and ``sys_scores[i]`` are the two systems' scores on resample i.
+
+    >>> paired_p_value([0.30, 0.31, 0.29], [0.32, 0.30, 0.31], 0.01)   # |Δ| = .02 .01 .02
+    0.25
+    """
     diffs = [abs(s - b) for s, b in zip(sys_scores, base_scores, strict=True)]
+    if not diffs:
+        raise ValueError("paired_p_value needs at least one resample")
     centre = sum(diffs) / len(diffs)
-    p = _p_value([d - centre for d in diffs], abs(base_score - sys_score))
-    return PairedBootstrapResult(base_score, sys_score, p, mean, ci, n_samples, seed)
+    return _p_value([d - centre for d in diffs], abs(observed))
 
 
 @dataclass(frozen=True)
@@ -331,3 +345,25 @@ def paired_approximate_randomization_stats(
         differences += [abs(x - y) for x, y in zip(scores_a, scores_b, strict=True)]
     p = _p_value(differences, abs(base_score - sys_score))
     return PairedRandomizationResult(base_score, sys_score, p, n_samples, seed)
+
+
+def holm(p_values: dict, alpha: float = 0.05) -> dict:
+    """Holm's step-down correction: which hypotheses are rejected at family-wise level alpha.
+
+    Sort the m p-values; reject while p_(i) <= alpha / (m - i) (i = 0, 1, …), then stop.
+    Bonferroni's rule is the first step applied to all: p <= alpha / m.
+
+    >>> holm({"a": 0.001, "b": 0.02, "c": 0.04})   # 0.001 <= .05/3, 0.02 <= .05/2, 0.04 <= .05
+    {'a': True, 'b': True, 'c': True}
+    >>> holm({"a": 0.02, "b": 0.02, "c": 0.04})    # 0.02 > .05/3: nothing is rejected
+    {'a': False, 'b': False, 'c': False}
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    order = sorted(p_values, key=lambda key: p_values[key])
+    rejected = dict.fromkeys(p_values, False)
+    for i, key in enumerate(order):
+        if p_values[key] > alpha / (len(order) - i):
+            break
+        rejected[key] = True
+    return rejected

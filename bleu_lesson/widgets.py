@@ -68,22 +68,41 @@ def _tokenizer_for(name: str, lowercase: bool):
 TOKENIZER_CHOICES: tuple[str, ...] = ("seed",) + TOKENIZERS
 
 
-def render_tokens(text: str, tokenizer: str = "13a", lowercase: bool = False) -> str:
-    """The tokens of ``text`` under one tokenizer, as chips, with their count.
+def render_tokens(text: str, tokenizer: str | None = None, lowercase: bool = False) -> str:
+    """The tokens of ``text`` under every tokenizer side by side (or one, if named), as chips,
+    with their counts: the same sentence, different tokens, different n-grams.
 
     >>> "6 个词元" in render_tokens("The cat is on the mat", "none")
+    True
+    >>> html = render_tokens("猫坐在垫子上。")
+    >>> "<td" in html and "char" in html and "zh" in html
     True
     """
     if not text.strip():
         return message_html("请输入一段文本 (enter some text).")
-    try:
-        tokens = _tokenizer_for(tokenizer, lowercase)(text)
-    except (ValueError, TypeError) as exc:
-        return message_html(str(exc))
-    return (f"<div><b>{len(tokens)} 个词元 (tokens)</b> · tokenizer = {html.escape(tokenizer)}"
-            f"{' + lowercase' if lowercase and tokenizer != 'seed' else ''}"
-            f"{' (seed always lowercases)' if tokenizer == 'seed' else ''}</div>"
-            f"<div>{tokens_html(tokens)}</div>")
+    names = TOKENIZER_CHOICES if tokenizer is None else (tokenizer,)
+    rows = []
+    for name in names:
+        try:
+            tokens = _tokenizer_for(name, lowercase)(text)
+        except (ValueError, TypeError) as exc:
+            return message_html(str(exc))
+        rows.append((name, len(tokens), tokens))
+    if tokenizer is not None:
+        name, count, tokens = rows[0]
+        return (f"<div><b>{count} 个词元 (tokens)</b> · tokenizer = {html.escape(name)}"
+                f"{' + lowercase' if lowercase and name != 'seed' else ''}"
+                f"{' (seed always lowercases)' if name == 'seed' else ''}</div>"
+                f"<div>{tokens_html(tokens)}</div>")
+    body = "".join(f"<tr><td style='padding:2px 8px'>{html.escape(name)}</td>"
+                   f"<td style='padding:2px 8px'>{count} 个词元</td>"
+                   f"<td style='padding:2px 8px'>{tokens_html(tokens)}</td></tr>"
+                   for name, count, tokens in rows)
+    note = " · lowercase" if lowercase else ""
+    note += " · seed 总是转小写 (seed always lowercases)"
+    return (f"<div><b>同一句话，{len(rows)} 种分词器 (tokenizers)</b>{note}</div>"
+            "<table><thead><tr><th>tokenizer</th><th>个数</th><th>词元 tokens</th></tr>"
+            f"</thead><tbody>{body}</tbody></table>")
 
 
 class _Explorer(widgets.VBox):
@@ -115,25 +134,24 @@ def _text(value: str, description: str, rows: int = 1) -> widgets.Widget:
 
 
 class TokenizerExplorer(_Explorer):
-    """Chapter 01: a text box, a tokenizer menu and a lowercase box → the tokens."""
+    """Chapter 01: a text box and a lowercase box → the tokens under every tokenizer."""
 
-    def __init__(self, text: str = "The cat sat on the mat.", tokenizer: str = "13a",
-                 lowercase: bool = False) -> None:
+    def __init__(self, text: str = "The cat sat on the mat.", lowercase: bool = False) -> None:
         self.text = _text(text, "文本 text")
-        self.tokenizer = widgets.Dropdown(options=TOKENIZER_CHOICES, value=tokenizer,
-                                          description="tokenizer")
         self.lowercase = widgets.Checkbox(value=lowercase, description="lowercase")
-        super().__init__([self.text, self.tokenizer, self.lowercase],
-                         lambda: render_tokens(self.text.value, self.tokenizer.value,
-                                               self.lowercase.value))
+        super().__init__([self.text, self.lowercase],
+                         lambda: render_tokens(self.text.value, None, self.lowercase.value))
 
 
 # --- 02 n-grams ------------------------------------------------------------------------
 
 def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
-    """The n-grams of a whitespace-tokenized text with their counts; L − n + 1 of them.
+    """The n-grams of a whitespace-tokenized text with their counts; L − n + 1 of them, and
+    for every order 1…4 how many there are, how many distinct, and which repeat.
 
     >>> "5 − 2 + 1 = 4" in render_ngrams("a b a b c", 2)
+    True
+    >>> "a b ×2" in render_ngrams("a b a b c", 2)
     True
     """
     tokens = text.lower().split() if lowercase else text.split()
@@ -144,9 +162,16 @@ def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
     summary = (f"<div><b>L = {len(tokens)}, n = {n}: {len(tokens)} − {n} + 1 = "
                f"{len(tokens) - n + 1}</b>" if len(tokens) >= n else
                f"<div><b>L = {len(tokens)} &lt; n = {n}: 0</b>")
-    summary += f" · {total} 个 {n} 元组 (n-grams), {len(counts)} 个不同 (distinct)</div>"
+    summary += f" · {total} 个 {n} 元语法 (n-grams), {len(counts)} 个不同 (distinct)</div>"
     rows = [(" ".join(g), c) for g, c in counts.items()]
-    return summary + (table_html([f"{n}-gram", "次数 count"], rows) if rows else "")
+    orders = []
+    for k in range(1, 5):
+        ck = ngram_counts(tokens, k)
+        repeated = ", ".join(f"{' '.join(g)} ×{c}" for g, c in ck.items() if c > 1) or "—"
+        orders.append((k, max(len(tokens) - k + 1, 0), len(ck), repeated))
+    return (summary + (table_html([f"{n}-gram", "次数 count"], rows) if rows else "")
+            + "<div style='margin-top:6px'>各阶一览 (all orders)：</div>"
+            + table_html(["n", "L − n + 1", "不同 distinct", "重复的 repeated"], orders))
 
 
 class NgramExplorer(_Explorer):
@@ -196,10 +221,10 @@ def render_clipping(candidate: str, references: str | Sequence[str], n: int = 1)
           r.clipped) for r in rows],
     )
     if total == 0:
-        head = f"<div><b>候选译文没有 {n} 元组 (no {n}-grams): p_{n} 无定义</b></div>"
+        head = f"<div><b>候选译文没有 {n} 元语法 (no {n}-grams): p_{n} 无定义</b></div>"
     else:
         head = (f"<div><b>p_{n} = {clipped}/{total} = {clipped / total:.4f}</b> "
-                f"(截断后匹配数 / 候选 {n} 元组总数)</div>")
+                f"(截断后匹配数 / 候选 {n} 元语法总数)</div>")
     return head + f"<div>{tokens_html(cand, marks)}</div>" + table
 
 
@@ -267,36 +292,77 @@ def render_ref_lengths(c: int, ref_lens: str | Sequence[int]) -> str:
             + table_html(["规则 tie rule", "最接近的参考长度", "BP"], rows))
 
 
-class BrevityExplorer(_Explorer):
-    """Chapter 04: sliders for c and r, and reference lengths typed as a list."""
+def render_brevity_experiment(c: int, ref_lens: str | Sequence[int]) -> str:
+    """One experiment: a candidate of length c and the references' lengths → the effective
+    reference length r under each tie rule, and BP = exp(1 − r/c) worked out for each.
 
-    def __init__(self, c: int = 6, r: int = 7, ref_lens: str = "7, 5") -> None:
+    >>> html = render_brevity_experiment(6, "7, 5")
+    >>> "exp(1 − 7/6)" in html and "0.8465" in html and "r = 5" in html
+    True
+    """
+    if isinstance(ref_lens, str):
+        try:
+            lens = [int(x) for x in ref_lens.replace(",", " ").split()]
+        except ValueError:
+            return message_html("参考长度要写成整数，用逗号分隔 (integers, comma-separated).")
+    else:
+        lens = list(ref_lens)
+    if not lens:
+        return message_html(_NO_REFS)
+    if any(x < 0 for x in lens) or c < 0:
+        return message_html("长度不能为负 (lengths must be non-negative).")
+    rows = []
+    for label, tie in (("sacrebleu / NLTK: 平局取较短 (shorter)", "shorter"),
+                       ("种子 seed: 平局取先列出的 (first listed)", "first")):
+        r = closest_ref_length(c, lens, tie=tie)
+        bp = brevity_penalty(c, r)
+        if c > r:
+            how = f"c = {c} &gt; r = {r}：不惩罚"
+        elif c == 0:
+            how = "c = 0：空译文"
+        else:
+            how = f"exp(1 − {r}/{c}) = exp({1 - r / c:.4f})"
+        rows.append((label, f"r = {r}", how, f"{bp:.4f}"))
+    return (f"<div>候选长度 c = {c} · 参考长度 (reference lengths) = {lens}</div>"
+            + table_html(["规则 tie rule", "有效参考长度", "算式", "BP"], rows))
+
+
+class BrevityExplorer(_Explorer):
+    """Chapter 04: one experiment: a slider for the candidate length c and the references'
+    lengths typed as a list; r is chosen from them (both tie rules) and BP worked out."""
+
+    def __init__(self, c: int = 6, ref_lens: str = "7, 5") -> None:
         self.c = widgets.IntSlider(value=c, min=0, max=40, description="c (候选)",
                                    continuous_update=False)
-        self.r = widgets.IntSlider(value=r, min=1, max=40, description="r (参考)",
-                                   continuous_update=False)
-        self.ref_lens = _text(ref_lens, "多参考长度")
-        super().__init__([self.c, self.r, self.ref_lens],
-                         lambda: render_brevity(self.c.value, self.r.value)
-                         + "<hr>" + render_ref_lengths(self.c.value, self.ref_lens.value))
+        self.ref_lens = _text(ref_lens, "参考长度 refs")
+        super().__init__([self.c, self.ref_lens],
+                         lambda: render_brevity_experiment(self.c.value, self.ref_lens.value))
 
 
 # --- 05 geometric mean -----------------------------------------------------------------
 
-def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float]) -> str:
-    """Weighted geometric mean next to the arithmetic mean, with each log term.
+def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float],
+                          renormalise: bool = False) -> str:
+    """exp(Σ w_n log p_n) next to the arithmetic Σ w_n p_n, with each log term and Σw.
+
+    Only when Σw = 1 (or with ``renormalise``, which divides every weight by Σw) is the first
+    a weighted geometric *mean*; BLEU uses the weights as given.
 
     >>> "0.5623" in render_geometric_mean([1.0, 0.8, 0.5, 0.25], [0.25] * 4)
+    True
+    >>> "Σw = 0.7500" in render_geometric_mean([1.0, 0.8, 0.5, 0.25], [0.25, 0.25, 0.25, 0])
     True
     """
     if len(precisions) != len(weights):
         return message_html("精确率和权重的个数要相同 (as many weights as precisions).")
     if any(p < 0 or p > 1 for p in precisions) or any(w < 0 for w in weights):
         return message_html("精确率在 0 到 1 之间，权重不能为负 (0 ≤ p ≤ 1, w ≥ 0).")
-    if not any(weights):
+    total = sum(weights)
+    if not total:
         return message_html("权重不能全为 0 (weights must not all be zero).")
+    used = [w / total for w in weights] if renormalise else list(weights)
     rows, zero = [], False
-    for n, (p, w) in enumerate(zip(precisions, weights, strict=True), start=1):
+    for n, (p, w) in enumerate(zip(precisions, used, strict=True), start=1):
         if w == 0:
             term = "0 (权重为 0)"
         elif p == 0:
@@ -305,20 +371,28 @@ def render_geometric_mean(precisions: Sequence[float], weights: Sequence[float])
         else:
             term = f"{w * math.log(p):.4f}"
         rows.append((f"p{n}", f"{p:.4f}", f"{w:.4f}", term))
-    geo = geometric_mean(precisions, weights)  # the one the score uses
-    # both weighted the same way as BLEU weighs them (no renormalising): Σ w·p vs exp(Σ w·log p)
-    arith = sum(p * w for p, w in zip(precisions, weights, strict=True))
-    note = " · 有一个精确率为 0，几何平均为 0 (one zero precision zeroes it)" if zero else ""
-    return (f"<div><b>几何平均 (geometric) = {geo:.4f}</b> · "
-            f"算术平均 (arithmetic) = {arith:.4f}{note}</div>"
+    geo = geometric_mean(precisions, used)  # the function score_stats calls
+    arith = sum(p * w for p, w in zip(precisions, used, strict=True))
+    note = " · 有一个精确率为 0，结果为 0 (one zero precision zeroes it)" if zero else ""
+    if renormalise:
+        name = f"加权几何平均 (weighted geometric mean，权重已除以 Σw = {total:.4f})"
+    elif abs(total - 1) < 1e-9:
+        name = "加权几何平均 (weighted geometric mean)"
+    else:
+        name = (f"exp(Σ w·log p)：Σw = {total:.4f} ≠ 1，这不是平均 (not a mean；"
+                "勾选 renormalise 看真正的平均)")
+    return (f"<div><b>{name} = {geo:.4f}</b> · "
+            f"算术 (arithmetic) Σ w·p = {arith:.4f}{note}</div>"
+            f"<div>Σw = {total:.4f}</div>"
             + table_html(["n", "p_n", "w_n", "w_n · log p_n"], rows))
 
 
 class GeometricMeanExplorer(_Explorer):
-    """Chapter 05: sliders for p1…p4 and w1…w4."""
+    """Chapter 05: sliders for p1…p4 and w1…w4, and a renormalise box (Σw shown)."""
 
     def __init__(self, precisions: Sequence[float] = (1.0, 0.8, 0.5, 0.25),
-                 weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25)) -> None:
+                 weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+                 renormalise: bool = False) -> None:
         self.precisions = [widgets.FloatSlider(value=p, min=0, max=1, step=0.01,
                                                description=f"p{i}", continuous_update=False)
                            for i, p in enumerate(precisions, start=1)]
@@ -326,16 +400,39 @@ class GeometricMeanExplorer(_Explorer):
         self.weights = [widgets.FloatSlider(value=w, min=0, max=1, step=0.0125,
                                             description=f"w{i}", continuous_update=False)
                         for i, w in enumerate(weights, start=1)]
+        self.renormalise = widgets.Checkbox(value=renormalise,
+                                            description="renormalise (w / Σw)")
         super().__init__(
-            [*self.precisions, *self.weights],
+            [*self.precisions, *self.weights, self.renormalise],
             lambda: render_geometric_mean([s.value for s in self.precisions],
-                                          [s.value for s in self.weights]))
+                                          [s.value for s in self.weights],
+                                          self.renormalise.value))
 
 
 # --- 06 the whole score ----------------------------------------------------------------
 
+def parse_weights(text: str, max_n: int) -> tuple[float, ...] | None:
+    """``"uniform"`` (or empty) → None; otherwise max_n numbers separated by spaces/commas.
+
+    >>> parse_weights("0.5, 0.25", 2), parse_weights("uniform", 4)
+    ((0.5, 0.25), None)
+    """
+    text = text.strip()
+    if not text or text.lower() == "uniform":
+        return None
+    try:
+        weights = tuple(float(x) for x in text.replace(",", " ").split())
+    except ValueError:
+        raise ValueError(f"weights must be 'uniform' or {max_n} numbers, got {text!r}") from None
+    if len(weights) != max_n:
+        raise ValueError(f"weights must have max_n = {max_n} numbers, got {len(weights)}")
+    return weights
+
+
 def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str = "none",
-                lowercase: bool = True, smoothing: str = "none") -> str:
+                lowercase: bool = True, smoothing: str = "none", max_n: int = 4,
+                weights: str | Sequence[float] | None = None,
+                effective_order: bool = False) -> str:
     """BLEU with its precisions, BP and lengths (4 decimals), or a friendly message."""
     refs = parse_references(references) if isinstance(references, str) else list(references)
     if not candidate.strip():
@@ -343,17 +440,29 @@ def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str 
     if not refs:
         return message_html(_NO_REFS)
     try:
+        if isinstance(weights, str):
+            weights = parse_weights(weights, max_n)
         r = sentence_bleu(candidate, refs, tokenizer=tokenizer, lowercase=lowercase,
-                          smoothing=smoothing, effective_order=False)
+                          smoothing=smoothing, effective_order=effective_order, max_n=max_n,
+                          weights=weights)
     except (ValueError, TypeError) as exc:
         return message_html(str(exc))
     rows = [(f"p{n}", f"{m}/{t}", f"{p:.4f}")
             for n, (m, t, p) in enumerate(zip(r.matches, r.totals, r.precisions, strict=True),
                                           start=1)]
+    counted = [n for n, t in enumerate(r.totals, start=1) if t > 0]
+    if effective_order and smoothing in ("none", "floor", "add-k", "exp"):
+        orders = (f"有效阶数 (effective order)：只平均候选里有的 {len(counted)} 阶"
+                  f"（n = {', '.join(map(str, counted)) or '无'}）")
+    else:
+        orders = f"{max_n} 阶都参加平均 (all {max_n} orders count)"
+    shown = "uniform" if weights is None else ", ".join(f"{w:g}" for w in weights)
     tokens = _tokenizer_for(tokenizer, lowercase)(candidate)
     return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
             f"<div>BP = {r.bp:.4f} · 候选长度 c = {r.hyp_len} · 参考长度 r = {r.ref_len} · "
             f"{len(refs)} 条参考 (references)</div>"
+            f"<div>max_n = {max_n} · 权重 (weights) = {html.escape(shown)} · "
+            f"{html.escape(orders)}</div>"
             f"<div>候选词元 (candidate tokens): {tokens_html(tokens)}</div>"
             + table_html(["n", "截断匹配/总数 matches/total", "精确率 precision"], rows)
             + f"<div style='font-family:monospace;color:#555'>{html.escape(str(r))}</div>")
@@ -361,13 +470,15 @@ def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str 
 
 class BleuExplorer(_Explorer):
     """Chapter 06: the full explorer. ``.candidate``, ``.references`` (one per line), and
-    menus for the tokenizer, lowercasing and smoothing; ``.result`` shows the score."""
+    menus for the tokenizer, lowercasing, smoothing, max_n, weights ("uniform" or numbers)
+    and effective order; ``.result`` shows the score."""
 
     def __init__(self, candidate: str = "The cat is on the mat",
                  references: Sequence[str] = ("The cat is sitting on the mat",
                                               "A cat is on the mat", "The cat lies on the mat"),
                  tokenizer: str = "none", lowercase: bool = True,
-                 smoothing: str = "none") -> None:
+                 smoothing: str = "none", max_n: int = 4, weights: str = "uniform",
+                 effective_order: bool = False) -> None:
         if isinstance(references, str):
             references = [references]
         self.candidate = _text(candidate, "候选 cand.")
@@ -377,11 +488,18 @@ class BleuExplorer(_Explorer):
         self.lowercase = widgets.Checkbox(value=lowercase, description="lowercase")
         self.smoothing = widgets.Dropdown(options=SMOOTHING_METHODS, value=smoothing,
                                           description="smoothing")
+        self.max_n = widgets.IntSlider(value=max_n, min=1, max=4, description="max_n",
+                                       continuous_update=False)
+        self.weights = _text(weights, "weights")
+        self.effective_order = widgets.Checkbox(value=effective_order,
+                                                description="effective order")
         super().__init__(
-            [self.candidate, self.references, self.tokenizer, self.lowercase, self.smoothing],
+            [self.candidate, self.references, self.tokenizer, self.lowercase, self.smoothing,
+             self.max_n, self.weights, self.effective_order],
             lambda: render_bleu(self.candidate.value, self.references.value,
                                 self.tokenizer.value, self.lowercase.value,
-                                self.smoothing.value))
+                                self.smoothing.value, self.max_n.value, self.weights.value,
+                                self.effective_order.value))
 
 
 # --- 07 corpus vs sentence BLEU -------------------------------------------------------

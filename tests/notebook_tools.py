@@ -17,7 +17,7 @@ _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)
 
 
 # Chapters that need the real WMT22 data, which is never downloaded during tests.
-NEEDS_WMT22 = ("09_wmt22_case_study.ipynb",)
+NEEDS_WMT22 = ("08_tools_compared.ipynb", "09_wmt22_case_study.ipynb")
 #: What every WMT22 skip tells the reader to do (8.0 MB: the test set 7.1 MB, the human
 #: judgments 0.9 MB, as the registry in bleu_lesson.datasets records them).
 WMT22_HINT = ("run `make data` (≈8 MB, downloaded once into the user cache), or set "
@@ -88,20 +88,41 @@ class Documented:
     notebook: str
     index: int          # index of the markdown cell
     expected: str
-    actual: str | None  # stored output text of the code cell before it
+    actual: str | None  # stored output text of the code cell right after it
+    prose: str          # the text before the block: the question and the hand calculation
 
 
 def documented_outputs(path: Path) -> list[Documented]:
+    """Every "预期输出 / Expected output" block, with the output of the NEXT code cell: the
+    learner predicts first (the hand calculation stands before the block), then runs."""
     nb = load(path)
     found = []
-    last_code = None
     for i, cell in enumerate(nb["cells"]):
-        if cell["cell_type"] == "code" and source(cell).strip():
-            last_code = cell
-        elif cell["cell_type"] == "markdown":
-            for m in _EXPECTED.finditer(source(cell)):
-                actual = output_text(last_code) if last_code is not None else None
-                found.append(Documented(path.name, i, m.group(2), actual))
+        if cell["cell_type"] != "markdown":
+            continue
+        text = source(cell)
+        for m in _EXPECTED.finditer(text):
+            after = [c for c in nb["cells"][i + 1:] if c["cell_type"] == "code"]
+            actual = output_text(after[0]) if after else None
+            prose = text[:m.start()]
+            if i > 0 and nb["cells"][i - 1]["cell_type"] == "markdown":
+                prose = source(nb["cells"][i - 1]) + "\n" + prose
+            found.append(Documented(path.name, i, m.group(2), actual, prose))
+    return found
+
+
+#: a number with three or more decimals, as the chapters print them (0.8465, 90.361)
+PROSE_NUMBER = re.compile(r"(?<![\d.])\d+\.\d{3,}(?!\d)")
+
+
+def prose_numbers(path: Path) -> list[tuple[int, str]]:
+    """``(markdown cell index, number)`` for every number with 3+ decimals in a chapter's
+    prose (fenced blocks aside): the numbers a worked example states."""
+    found = []
+    for i, cell in enumerate(load(path)["cells"]):
+        if cell["cell_type"] == "markdown":
+            text = re.sub(r"```.*?```", "", source(cell), flags=re.S)
+            found += [(i, m.group(0)) for m in PROSE_NUMBER.finditer(text)]
     return found
 
 

@@ -28,6 +28,21 @@ def _read(path: Path) -> str:
 
 # --- the glossary -----------------------------------------------------------------------
 
+def first_table(text: str) -> list[str]:
+    """The lines of the first Markdown table in ``text`` (later tables are other data).
+
+    >>> first_table("intro\\n| a |\\n|---|\\n| 1 |\\n\\n| b |\\n|---|")
+    ['| a |', '|---|', '| 1 |']
+    """
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.strip().startswith("|"):
+            lines.append(line.strip())
+        elif lines:
+            break
+    return lines
+
+
 def glossary_rows(text: str) -> list[tuple[str, str, str, str]]:
     """``(chinese, english, notebook file name, note)`` for each row of the glossary table.
 
@@ -37,7 +52,7 @@ def glossary_rows(text: str) -> list[tuple[str, str, str, str]]:
     [('词元', 'token', '01_tokenization.ipynb', 'unit')]
     """
     rows = []
-    lines = [line.strip() for line in text.splitlines() if line.strip().startswith("|")]
+    lines = first_table(text)
     for line in lines[2:]:  # after the header and the |---| line
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         if len(cells) != 4:

@@ -78,9 +78,19 @@ def mean_of_sentences(stats):  # the classic mistake: average the sentence score
     return sum(score_stats(s, BleuOptions(smoothing="none")).score for s in stats) / len(stats)
 
 
+# Constructed answers for the judged tasks (issue 13). 6.2's numbers were measured with
+# sacrebleu: 50.81 with "a b c d", 43.01 once the unrelated 7-word reference is added.
+LOWERING = ("a b c d e f", ["a b c d"], "u v w x y z q")
+EXTREMES = {"reference": "The meeting was postponed because the chairman fell ill.",
+            "fluent": "They delayed the session since the president got sick.",
+            "garbage": "The meeting was postponed because the chairman the chairman fell ill."}
+FORENSICS = {"knob": "case", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp"}
+
 RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
          "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
-         "8.1": right_per_segment, "9.1": right_half_width}
+         "8.1": right_per_segment, "9.1": right_half_width,
+         "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
+         "9.2": lambda: {"AISP-SJTU", "Online-G"}}
 WRONG = {
     "1.1": lambda text: text.split(),                       # forgets lowercasing
     "2.1": lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)],
@@ -92,7 +102,21 @@ WRONG = {
     "7.1": mean_of_sentences,
     "8.1": lambda streams: streams,                      # keeps sacrebleu's layout
     "9.1": lambda scores: (max(scores) - min(scores)) / 2,  # the full range, not 95%
+    "6.2": lambda: ("a b c d e f", ["a b c d"], "a b c d e f"),  # a perfect reference: up
+    "6.3": lambda: {**EXTREMES, "garbage": "Meeting chairman ill postponed."},  # too low
+    "8.2": lambda: {"knob": "tok", "signature": FORENSICS["signature"]},  # wrong knob named
+    "9.2": lambda: {"JDExploreAcademy"},  # first under both references
 }
+NEEDS_DATA = {"9.2"}
+
+
+def _data_or_skip(ex):
+    if ex in NEEDS_DATA:
+        from notebook_tools import wmt22_unavailable
+
+        reason = wmt22_unavailable()
+        if reason:
+            pytest.skip(reason)
 
 
 def crash(*args):
@@ -109,6 +133,7 @@ def test_every_exercise_is_covered():
 
 @pytest.mark.parametrize("ex", sorted(RIGHT))
 def test_right_answer_passes(ex, capsys):
+    _data_or_skip(ex)
     exercises.check(ex, RIGHT[ex])
     out = capsys.readouterr().out
     assert out.startswith(f"✔ 练习 {ex} 通过"), out
@@ -117,6 +142,7 @@ def test_right_answer_passes(ex, capsys):
 
 @pytest.mark.parametrize("ex", sorted(WRONG))
 def test_wrong_answer_names_input_expected_got(ex, capsys):
+    _data_or_skip(ex)
     exercises.check(ex, WRONG[ex])
     out = capsys.readouterr().out
     assert f"✘ 练习 {ex} 未通过" in out
@@ -128,6 +154,7 @@ def test_wrong_answer_names_input_expected_got(ex, capsys):
 
 @pytest.mark.parametrize("ex", sorted(RIGHT))
 def test_crashing_answer_is_reported_not_raised(ex, capsys):
+    _data_or_skip(ex)
     exercises.check(ex, crash)
     out = capsys.readouterr().out
     assert "运行出错" in out and "ZeroDivisionError" in out and "输入 (input)" in out
@@ -165,3 +192,62 @@ def test_progress_summarises_a_chapter(capsys):
 def test_bool_is_not_accepted_for_a_number(capsys):
     exercises.check("4.2", lambda c, lens: True)
     assert "未通过" in capsys.readouterr().out
+
+
+# --- the judged tasks, against sacrebleu itself -------------------------------------------
+
+def test_lowering_case_matches_sacrebleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    cand, refs, extra = LOWERING
+    assert round(sacrebleu.sentence_bleu(cand, refs).score, 2) == 50.81
+    assert round(sacrebleu.sentence_bleu(cand, [*refs, extra]).score, 2) == 43.01
+    assert exercises.run("6.2", lambda: LOWERING).status == "pass"
+    # malformed answers are failures with a message, not crashes
+    for bad in (lambda: "a b", lambda: ("a", [], "b"), lambda: ("a", ["b"], 3)):
+        assert exercises.run("6.2", bad).status == "fail"
+
+
+def test_extremes_are_judged_by_sentence_bleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    ref = EXTREMES["reference"]
+    assert sacrebleu.sentence_bleu(EXTREMES["fluent"], [ref]).score < 20
+    assert sacrebleu.sentence_bleu(EXTREMES["garbage"], [ref]).score > 50
+    copy = {**EXTREMES, "garbage": ref.upper()}  # the reference itself is no garbage
+    assert exercises.run("6.3", lambda: copy).status == "fail"
+    assert exercises.run("6.3", lambda: {"reference": ref}).status == "fail"
+
+
+def test_forensics_reported_score_and_signatures():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, refs = list(exercises.FORENSICS_HYPS), [list(exercises.FORENSICS_REFS)]
+    want = round(sacrebleu.corpus_bleu(hyps, refs, lowercase=True).score, 2)
+    assert exercises.forensics_reported() == want
+    assert round(sacrebleu.corpus_bleu(hyps, refs).score, 2) != want  # there is a gap
+    ok = exercises.run("8.2", lambda: {"knob": "lowercase", "signature":
+                                       FORENSICS["signature"] + "|version:2.6.0"})
+    assert ok.status == "pass"
+    for bad in ({"knob": "case", "signature": "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp"},
+                {"knob": "case", "signature": "nrefs:2|case:lc|eff:no|tok:13a|smooth:exp"},
+                {"knob": "case", "signature": "case=lc"},
+                {"knob": "smooth", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:none"}):
+        assert exercises.run("8.2", lambda bad=bad: bad).status == "fail", bad
+
+
+@pytest.mark.wmt22
+def test_rank_prediction_truth_from_sacrebleu():
+    from notebook_tools import wmt22_unavailable
+
+    if wmt22_unavailable():
+        pytest.skip(wmt22_unavailable())
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleu_lesson.datasets import load_wmt22
+
+    data = load_wmt22("zh-en", download=False)
+    ranks = {}
+    for which in ("A", "B"):
+        bleu = sacrebleu.BLEU(references=[data.reference_streams(which)[0]])
+        scores = {n: bleu.corpus_score(h, None).score for n, h in data.systems.items()}
+        ranks[which] = {n: k for k, n in enumerate(sorted(scores, key=lambda n: -scores[n]))}
+    truth = {n for n in data.systems if ranks["A"][n] != ranks["B"][n]}
+    assert exercises.run("9.2", lambda: truth).status == "pass"
+    assert exercises.run("9.2", lambda: truth | {"DLUT"}).status == "fail"

@@ -181,3 +181,49 @@ def test_import_bleu_lesson_does_not_import_the_quiz():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_transfer_questions_state_true_numbers():
+    """The issue-13 questions: their right answers' numbers, from hand arithmetic/sacrebleu."""
+    import math
+
+    def right(chapter, text):
+        q = next(q for q in quiz.QUIZZES[chapter] if text in q.prompt)
+        return q.choices[q.correct_index]
+
+    assert round(math.exp(1 - 2000 / 1800), 3) == 0.895
+    assert "0.89" in right("04", "c = 1800").text
+    assert "7/8" in right("05", "(1/2, 1/4, 1/8, 0)").text and 1 / 2 + 1 / 4 + 1 / 8 == 7 / 8
+    sacrebleu = pytest.importorskip("sacrebleu")
+    before = sacrebleu.sentence_bleu("a b c d e f", ["a b c d"]).score
+    after = sacrebleu.sentence_bleu("a b c d e f", ["a b c d", "u v w x y z q"]).score
+    explanation = right("06", "再加一条参考译文").explanation
+    assert f"{before:.2f}" in explanation and f"{after:.2f}" in explanation and after < before
+    assert math.comb(12, 2) == 66 and round(0.05 / 66, 5) == 0.00076
+    assert "66" in right("09", "p = 0.03").text
+
+
+def test_more_transfer_questions_state_true_numbers():
+    from collections import Counter
+
+    def grams(tokens, n):
+        return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+
+    cand, ref = "the cat the cat".split(), "the cat sat on the mat".split()
+    p = [(sum((grams(cand, n) & grams(ref, n)).values()), sum(grams(cand, n).values()))
+         for n in (1, 2)]
+    assert p == [(3, 4), (1, 3)]
+    q = next(q for q in quiz.QUIZZES["03"] if "the cat the cat" in q.prompt)
+    assert q.choices[q.correct_index].text.startswith("p_1 = 3/4，p_2 = 1/3")
+
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleu_lesson.datasets import TOY_CORPUS
+
+    streams = TOY_CORPUS.reference_streams("both")
+    weak, good = list(TOY_CORPUS.systems["weak"]), list(TOY_CORPUS.systems["good"])
+    fixed = weak[:8] + [good[8]] + weak[9:]
+    before = sacrebleu.corpus_bleu(weak, streams).score / 100
+    after = sacrebleu.corpus_bleu(fixed, streams).score / 100
+    q = next(q for q in quiz.QUIZZES["07"] if "30%" in q.prompt)
+    explanation = q.choices[q.correct_index].explanation
+    assert f"{before:.4f}" in explanation and f"{after:.4f}" in explanation

@@ -211,3 +211,24 @@ def test_resample_indices_are_checked_and_shared_read_only():
     fixed = bootstrap_indices(2, 5, seed=7)
     assert fixed is bootstrap_indices(2, 5, seed=7) and not fixed.flags.writeable
     assert bootstrap_indices(2, 5, seed=None).flags.writeable
+
+
+def test_holm_by_hand():
+    from bleu_lesson.significance import holm
+
+    # m = 4: 0.005 <= .05/4, 0.01 <= .05/3, then 0.03 > .05/2 stops the procedure
+    assert holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": 0.005}) == {
+        "a": True, "b": False, "c": False, "d": True}
+    # m = 3: Holm rejects all three; Bonferroni (p <= .05/3) only the first
+    assert holm({"a": 0.01, "b": 0.02, "c": 0.04}) == {"a": True, "b": True, "c": True}
+    with pytest.raises(ValueError, match="alpha"):
+        holm({"a": 0.01}, alpha=5)
+
+
+def test_paired_p_value_by_hand():
+    from bleu_lesson.significance import paired_p_value
+
+    # |Δ| = 0.1, 0.3, 0.2 -> mean 0.2; centred -0.1, 0.1, 0.0; observed 0.05 -> c = 1
+    assert paired_p_value([0.5, 0.5, 0.5], [0.6, 0.8, 0.7], 0.05) == pytest.approx(2 / 4)
+    with pytest.raises(ValueError, match="at least one resample"):
+        paired_p_value([], [], 0.1)

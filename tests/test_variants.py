@@ -72,17 +72,18 @@ def test_nltk_preset_is_nltk_sentence_bleu(candidate, references):
 
 # --- the stated rules of the tools that are not installed --------------------------------
 
-def d2l_rules(pred: str, label: str, k: int = 4) -> float:
-    """d2l's bleu as its chapter states it: split on ' ', BP exp(min(0, 1 - r/c)), order n
-    weighted 1/2^n, clipped matches against one reference, orders up to min(k, c)."""
+def d2l_rules(pred: str, label: str, k: int = 2, book: str = "zh") -> float:
+    """d2l's bleu as its published code reads: split on ' ', BP exp(min(0, 1 - r/c)), order n
+    weighted 1/2^n, clipped matches against one reference; d2l-zh loops over orders
+    1..k (0/0 when c < k), d2l-en over 1..min(k, c)."""
     pred_tokens, label_tokens = pred.split(" "), label.split(" ")
     c, r = len(pred_tokens), len(label_tokens)
     score = math.exp(min(0, 1 - r / c))
-    for n in range(1, min(k, c) + 1):
+    for n in range(1, (k if book == "zh" else min(k, c)) + 1):
         ref = collections.Counter(tuple(label_tokens[i:i + n]) for i in range(r - n + 1))
         hyp = collections.Counter(tuple(pred_tokens[i:i + n]) for i in range(c - n + 1))
         matches = sum((hyp & ref).values())
-        score *= (matches / (c - n + 1)) ** (0.5 ** n)
+        score *= (matches / (c - n + 1)) ** (0.5 ** n)  # ZeroDivisionError when c = n - 1
     return score
 
 
@@ -112,8 +113,15 @@ def hf_rules(candidate: str, references: list[str]) -> float:
 @settings(max_examples=200, deadline=None)
 @given(candidate=nonempty, references=st.lists(nonempty, min_size=1, max_size=3))
 def test_d2l_preset_follows_d2ls_rules(candidate, references):
-    want = d2l_rules(candidate, references[0])
-    assert variants.score("d2l", candidate, references) == pytest.approx(want, abs=1e-12)
+    try:
+        want = d2l_rules(candidate, references[0])
+    except ZeroDivisionError:
+        with pytest.raises(ZeroDivisionError, match="fewer than k = 2"):
+            variants.score("d2l", candidate, references)
+    else:
+        assert variants.score("d2l", candidate, references) == pytest.approx(want, abs=1e-12)
+    want_en = d2l_rules(candidate, references[0], book="en")
+    assert variants.score("d2l-en", candidate, references) == pytest.approx(want_en, abs=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
@@ -127,11 +135,16 @@ def test_hand_computed_values():
     # seed, three references: p = 6/6, 5/5, 4/4, 2/3; BP 1 -> (2/3) ** (1/4)
     assert variants.score("seed", SEED_CANDIDATE, SEED_REFERENCES) == pytest.approx(
         (2 / 3) ** 0.25)
-    # d2l, first reference "The cat is sitting on the mat" (7 tokens, c = 6):
-    # p1 = 6/6, p2 = 4/5, p3 = 2/4, p4 = 0/3 -> 0
-    assert variants.score("d2l", SEED_CANDIDATE, SEED_REFERENCES) == 0.0
-    # d2l, "The cat" vs "The cat sat": BP exp(1 - 3/2), p1 = p2 = 1 (orders 3, 4 skipped)
-    assert variants.score("d2l", "The cat", ["The cat sat"]) == pytest.approx(math.exp(-0.5))
+    # d2l (k = 2), first reference "The cat is sitting on the mat" (7 tokens, c = 6):
+    # BP exp(1 - 7/6), p1 = 6/6, p2 = 4/5 -> exp(-1/6) * 1 ** (1/2) * 0.8 ** (1/4) = 0.8006
+    assert variants.score("d2l", SEED_CANDIDATE, SEED_REFERENCES) == pytest.approx(
+        math.exp(-1 / 6) * 0.8 ** 0.25)
+    assert round(variants.score("d2l", SEED_CANDIDATE, SEED_REFERENCES), 4) == 0.8006
+    # "The" vs "The cat sat", k = 2: d2l-zh computes 0/0 for order 2; d2l-en skips order 2:
+    # BP exp(1 - 3/1), p1 = 1
+    with pytest.raises(ZeroDivisionError, match="fewer than k = 2"):
+        variants.score("d2l", "The", ["The cat sat"])
+    assert variants.score("d2l-en", "The", ["The cat sat"]) == pytest.approx(math.exp(-2))
     # hf: "The cat is on the mat" vs refs of 7 and 6 tokens: shortest r = 6 = c, BP 1;
     # p = 6/6, 5/5, 4/4, 2/3 as for the seed -> 0.9036
     assert variants.score("hf", SEED_CANDIDATE, SEED_REFERENCES[:2]) == pytest.approx(

@@ -74,6 +74,23 @@ class TestBleuExplorer:
         ex.candidate.value = "THE CAT"
         assert _bleu_value(ex.result.value) == 0.0
 
+    def test_max_n_weights_and_effective_order(self):
+        ex = widgets.BleuExplorer("the cat", ["the cat sat"], smoothing="none")
+        assert _bleu_value(ex.result.value) == 0.0  # no 3-grams: p3 = 0/0 counts as 0
+        ex.effective_order.value = True  # only orders 1, 2: BP exp(1 - 3/2) = 0.6065
+        assert _bleu_value(ex.result.value) == pytest.approx(math.exp(-0.5), abs=5e-5)
+        assert "2 阶" in ex.result.value
+        ex.effective_order.value = False
+        ex.max_n.value = 2  # the same two orders, by max_n
+        assert _bleu_value(ex.result.value) == pytest.approx(math.exp(-0.5), abs=5e-5)
+        ex.candidate.value = "the cat is on the mat"
+        ex.references.value = "the cat is sitting on the mat"
+        ex.weights.value = "0.5, 0.25"  # d2l's k = 2: BP exp(1 - 7/6), p1 = 1, p2 = 4/5
+        want = math.exp(1 - 7 / 6) * 0.8 ** 0.25
+        assert _bleu_value(ex.result.value) == pytest.approx(want, abs=5e-5)
+        ex.weights.value = "0.5"
+        assert "bleu-message" in ex.result.value and "max_n = 2" in ex.result.value
+
     def test_method6_on_short_input_is_a_message(self):
         ex = widgets.BleuExplorer("a b", ["a b"])
         ex.smoothing.value = "method6"
@@ -81,17 +98,21 @@ class TestBleuExplorer:
 
 
 def test_tokenizer_explorer():
-    ex = widgets.TokenizerExplorer("Hello, World!", "13a")
-    assert "4 个词元" in ex.result.value  # Hello , World !
-    ex.tokenizer.value = "seed"
-    assert "2 个词元" in ex.result.value  # hello, world!
-    ex.tokenizer.value = "char"
+    from bleu_lesson.widgets import TOKENIZER_CHOICES
+
+    ex = widgets.TokenizerExplorer("Hello, World!")
+    for name in TOKENIZER_CHOICES:  # every tokenizer, side by side
+        want = len(widgets._tokenizer_for(name, False)("Hello, World!"))
+        assert f">{name}</td><td style='padding:2px 8px'>{want} 个词元" in ex.result.value
+    assert ">13a</td><td style='padding:2px 8px'>4 个词元" in ex.result.value  # Hello , World !
+    assert ">seed</td><td style='padding:2px 8px'>2 个词元" in ex.result.value  # hello, world!
     ex.text.value = "猫坐在垫子上"
-    assert "6 个词元" in ex.result.value  # one token per character
+    n_char = 6  # 猫 坐 在 垫 子 上: one token per character
+    assert f">char</td><td style='padding:2px 8px'>{n_char} 个词元" in ex.result.value
     ex.lowercase.value = True
-    ex.tokenizer.value = "none"
     ex.text.value = "A B"
     assert "&gt;a&lt;" not in ex.result.value and ">a<" in ex.result.value
+    assert ">A<" not in ex.result.value  # every tokenizer lowercased
     ex.text.value = ""
     assert "bleu-message" in ex.result.value
 
@@ -102,7 +123,11 @@ def test_ngram_explorer():
     ex.n.value = 6
     assert "6 − 6 + 1 = 1" in ex.result.value
     ex.text.value = "a b"
-    assert "0 个 6 元组" in ex.result.value  # L = 2 < n
+    assert "0 个 6 元语法" in ex.result.value  # L = 2 < n
+    ex.text.value, ex.n.value = "the cat and the cat", 2
+    assert "the cat ×2" in ex.result.value           # a repeated 2-gram: clipping's business
+    assert "<td style='padding:2px 8px'>3</td><td style='padding:2px 8px'>3</td>" in \
+        ex.result.value                                # n = 3: 5 - 3 + 1 = 3, all distinct
 
 
 def test_clipping_explorer():
@@ -115,23 +140,32 @@ def test_clipping_explorer():
 
 
 def test_brevity_explorer():
-    ex = widgets.BrevityExplorer(6, 7, "7, 5")
-    assert f"{math.exp(1 - 7 / 6):.4f}" in ex.result.value
+    ex = widgets.BrevityExplorer(6, "7, 5")
+    # one experiment: c = 6 against lengths 7 and 5; ties go to 5 (shorter) or 7 (first)
+    assert "r = 5" in ex.result.value and "r = 7" in ex.result.value
+    assert "exp(1 − 7/6)" in ex.result.value and f"{math.exp(1 - 7 / 6):.4f}" in ex.result.value
     ex.c.value = 8
-    assert "BP = 1.0000" in ex.result.value
-    ex.c.value, ex.r.value = 5, 10
-    assert "0.3679" in ex.result.value  # exp(1 - 10/5) = 1/e
+    assert ex.result.value.count("1.0000") == 2  # longer than both: no penalty either way
+    ex.c.value, ex.ref_lens.value = 5, "10"
+    assert f"{math.exp(1 - 10 / 5):.4f}" == "0.3679" and "0.3679" in ex.result.value
     ex.ref_lens.value = "seven"
     assert "bleu-message" in ex.result.value
+    assert not hasattr(ex, "r")  # no second, separate r slider
 
 
 def test_geometric_mean_explorer():
     ex = widgets.GeometricMeanExplorer((1.0, 0.8, 0.5, 0.25), (0.25,) * 4)
     assert "0.5623" in ex.result.value  # (1 * 0.8 * 0.5 * 0.25) ** 0.25 = 0.1 ** 0.25
+    assert "Σw = 1.0000" in ex.result.value
     ex.precisions[3].value = 0.0
-    assert "几何平均 (geometric) = 0.0000" in ex.result.value
+    assert "(weighted geometric mean) = 0.0000" in ex.result.value
     ex.weights[3].value = 0.0  # a zero weight ignores the zero precision
-    assert "0.0000</b>" not in ex.result.value.split("算术")[0]
+    # exp(0.25 log 0.8 + 0.25 log 0.5) = 0.4 ** 0.25 = 0.7953, but Σw = 0.75: no mean
+    assert f"{0.4 ** 0.25:.4f}" == "0.7953" and "= 0.7953" in ex.result.value
+    assert "Σw = 0.7500" in ex.result.value and "不是平均" in ex.result.value
+    ex.renormalise.value = True  # weights 1/3 each: (1 * 0.8 * 0.5) ** (1/3) = 0.7368
+    assert f"{0.4 ** (1 / 3):.4f}" == "0.7368" and "= 0.7368" in ex.result.value
+    assert "不是平均" not in ex.result.value
     for w in ex.weights:
         w.value = 0.0
     assert "bleu-message" in ex.result.value

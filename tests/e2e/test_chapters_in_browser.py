@@ -235,8 +235,10 @@ def _ch01_tokenization(explorer, result):
     text = "Hello, World! Isn't BLEU fun?"
     _type(box, text)
     tokens = tokenize_with(text, "13a", lowercase=False)
-    _expect_result(result, f"{len(tokens)} 个词元 (tokens)", "tokenizer = 13a")
-    chips = result.locator("span").all_text_contents()
+    _expect_result(result, "种分词器 (tokenizers)", f"{len(tokens)} 个词元")
+    rows = {row[0]: row for row in _table(result)}  # every tokenizer, side by side
+    assert rows["13a"][1] == f"{len(tokens)} 个词元", rows["13a"]
+    chips = result.locator("tr", has_text="13a").first.locator("span").all_text_contents()
     assert chips == tokens, f"tokens shown {chips}, the library's {tokens}"
 
 
@@ -251,8 +253,8 @@ def _ch02_ngrams(explorer, result):
     counts = ngram_counts(words, 3)
     L = len(words)
     _expect_result(result, f"L = {L}, n = 3: {L} − 3 + 1 = {L - 3 + 1}",
-                   f"{sum(counts.values())} 个 3 元组 (n-grams), {len(counts)} 个不同")
-    shown = {row[0]: int(row[1]) for row in _table(result)}
+                   f"{sum(counts.values())} 个 3 元语法 (n-grams), {len(counts)} 个不同")
+    shown = {row[0]: int(row[1]) for row in _table(result) if len(row) == 2}
     assert shown == {" ".join(g): c for g, c in counts.items()}
 
 
@@ -271,17 +273,16 @@ def _ch03_clipped_counts(explorer, result):
 def _ch04_brevity_penalty(explorer, result):
     slider = _slider(explorer, "c (候选)")
     _assume("c", _slider_value(slider), "6")
-    _assume("r", _slider_value(_slider(explorer, "r (参考)")), "7")
-    _assume("reference lengths", _text_box(explorer, "多参考长度").input_value(), "7, 5")
+    _assume("reference lengths", _text_box(explorer, "参考长度 refs").input_value(), "7, 5")
     _move_slider(slider, "ArrowLeft")
     _expect_slider(slider, "5")
-    c, r, lens = 5, 7, [7, 5]
-    _expect_result(result, f"BP = {brevity_penalty(c, r):.4f}", f"c = {c}, 参考长度")
+    c, lens = 5, [7, 5]
+    _expect_result(result, f"候选长度 c = {c}")
     want = []
     for tie in ("shorter", "first"):
         best = closest_ref_length(c, lens, tie=tie)
         want.append([f"r = {best}", f"{brevity_penalty(c, best):.4f}"])
-    assert [row[1:] for row in _table(result)] == want
+    assert [[row[1], row[3]] for row in _table(result)] == want
 
 
 def _ch05_geometric_mean(explorer, result):
@@ -297,8 +298,8 @@ def _ch05_geometric_mean(explorer, result):
     geo = geometric_mean(precisions, weights)
     arith = sum(p * w for p, w in zip(precisions, weights, strict=True))
     assert f"{geo:.4f}" != f"{before:.4f}"  # the change shows in 4 decimals
-    _expect_result(result, f"几何平均 (geometric) = {geo:.4f}",
-                   f"算术平均 (arithmetic) = {arith:.4f}")
+    _expect_result(result, f"(weighted geometric mean) = {geo:.4f}",
+                   f"算术 (arithmetic) Σ w·p = {arith:.4f}", "Σw = 1.0000")
 
 
 def _ch06_bleu_multi_reference(explorer, result):
