@@ -202,17 +202,41 @@ def _student(args: argparse.Namespace) -> int:
     return 0
 
 
+_SIZE_UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+
+
+def _memory_size(text: str) -> int:
+    """``"2G"``, ``"512M"``, ``"1.5g"``, ``"1048576"`` -> bytes."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", text.upper())
+    if not m:
+        raise CLIError(f"--memory must be a size such as 2G or 512M, got {text!r}")
+    size = int(float(m.group(1)) * _SIZE_UNITS[m.group(2)])
+    if size < 64 * 1024 ** 2:
+        raise CLIError(f"--memory must be at least 64M (a kernel needs that), got {text!r}")
+    return size
+
+
 def _check(args: argparse.Namespace) -> int:
     import os
 
     from .course import check_submissions, summary_table, write_report
+    from .sandbox import Limits, Sandbox, backend
 
-    if args.timeout <= 0:
-        raise CLIError("--timeout must be positive")
-    jobs = args.jobs or os.cpu_count() or 1
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise CLIError(f"--timeout must be a finite number of seconds > 0, got {args.timeout:g}")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
-        raise CLIError("--jobs must be at least 1")
-    rows = check_submissions(args.submissions, timeout=args.timeout, jobs=jobs,
+        raise CLIError(f"--jobs must be at least 1, got {jobs}")
+    limits = Limits(memory=_memory_size(args.memory))
+    try:
+        kind = backend()
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+    with Sandbox(limits, kind=kind) as box:
+        print(f"{PROG} check: {box.describe()}", file=sys.stderr, flush=True)
+    rows = check_submissions(args.submissions, timeout=args.timeout, jobs=jobs, limits=limits,
                              progress=lambda line: print(line, file=sys.stderr, flush=True))
     if args.report:
         try:
@@ -273,16 +297,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check", help="execute submissions and check their exercises (runs students' code!)",
-        description="Execute each submitted notebook in a fresh kernel with a time limit and "
-                    "check every exercise of its chapter. This runs the students' code: use "
-                    "a sandbox for work you do not trust. Submissions are never modified.")
+        description="Execute each submitted notebook in a fresh kernel inside a sandbox "
+                    "(bubblewrap or unshare where Linux allows: no network, read-only files, "
+                    "resource limits) with a hard time limit, and judge every exercise of "
+                    "its chapter in this process from the values the kernel sends back. "
+                    "Submissions are never modified.")
     check.add_argument("submissions", nargs="+", metavar="SUBMISSION.ipynb")
     check.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
-                       help="time limit per notebook (default: 120)")
+                       help="wall-clock limit per notebook, kernel start-up not counted "
+                            "(default: 120)")
     check.add_argument("--report", metavar="FILE.csv",
                        help="write submission,exercise,status,detail rows to this CSV file")
     check.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="submissions checked at once (default: the number of cores)")
+    check.add_argument("--memory", default="2G", metavar="SIZE",
+                       help="address-space limit of each submission's kernel (default: 2G)")
     check.set_defaults(run=_check)
     return parser
 

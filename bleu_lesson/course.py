@@ -24,6 +24,7 @@ import math
 import re
 import shutil
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -217,7 +218,9 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     label = str(path)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        nb = nbformat.reads(json.dumps(raw), as_version=4)
+        with warnings.catch_warnings():  # cells without ids are fine here
+            warnings.simplefilter("ignore")
+            nb = nbformat.reads(json.dumps(raw), as_version=4)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError,
             nbformat.reader.NotJSONError) as exc:
         return [Row(label, "-", "error", f"not a readable notebook: {exc}")]

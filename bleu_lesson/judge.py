@@ -252,7 +252,8 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
                 text = str(exc)
                 if marker in text:
                     return reply(status="forbidden", index=len(results),
-                                 message=text.replace(marker, ""), results=results)
+                                 name=text.split(marker, 1)[1].split(" ", 1)[0],
+                                 results=results)
                 return reply(status="raised", index=len(results), type=type(exc).__name__,
                              message=text[:500], results=results)
             if got is ... or got is NotImplemented:
@@ -308,8 +309,9 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
                                       "this exercise")
     if ex.kind == "value":
         if status == "unserialisable":
-            return Verdict(ex.id, "fail", f"{name} is a {_short(reply.get('type'), 60)}, not "
-                                          "a plain value (numbers, strings, lists, tuples)")
+            return Verdict(ex.id, "fail", f"{name} is an object of type "
+                                          f"{_short(reply.get('type'), 60)}, not a plain "
+                                          "value (numbers, strings, lists, tuples)")
         try:
             got = decode(reply.get("value"))
         except (ValueError, TypeError, RecursionError) as exc:
@@ -350,15 +352,18 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
         extra = f" (其中 {hidden} 个随机隐藏用例 / {hidden} hidden)" if hidden else ""
         return Verdict(ex.id, "pass", f"{n}/{n} 个测试用例{extra}")
     if status == "forbidden":
-        return Verdict(ex.id, "fail", f"输入 (input): {shown}; your answer calls "
-                                      f"{_short(reply.get('message'), 300)}")
+        name = reply.get("name")
+        name = name if name in ex.forbidden else "a library function"
+        return Verdict(ex.id, "fail", f"输入 (input): {shown}; your answer calls {name}, "
+                                      "the function this exercise asks you to write: it is "
+                                      "unavailable while your answer is judged")
     if status == "raised":
         return Verdict(ex.id, "error", f"输入 (input): {shown}; {_short(reply.get('type'), 60)}"
                                        f": {_short(reply.get('message'), 300)}")
     if status == "unserialisable":
-        return Verdict(ex.id, "fail", f"输入 (input): {shown}; the answer returned a "
-                                      f"{_short(reply.get('type'), 60)}, not a plain value "
-                                      "(numbers, strings, lists, tuples, dicts)")
+        return Verdict(ex.id, "fail", f"输入 (input): {shown}; the answer returned an object "
+                                      f"of type {_short(reply.get('type'), 60)}, not a plain "
+                                      "value (numbers, strings, lists, tuples, dicts)")
     return Verdict(ex.id, "error", f"the kernel's reply has an unknown status "
                                    f"{_short(status, 40)!r}")
 
@@ -401,7 +406,7 @@ class Submission:
         write_connection_file(str(conn), transport="ipc", ip=str(self.sandbox.workdir / "k"),
                               key=secrets.token_hex(32).encode())
         os.chmod(conn, 0o644)
-        cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", str(conn),
+        cmd = [os.path.abspath(sys.executable), "-m", "ipykernel_launcher", "-f", str(conn),
                "--HistoryManager.enabled=False"]
         self.sandbox.start(cmd, stdout=subprocess.DEVNULL, stderr=self._log)
         client = BlockingKernelClient()

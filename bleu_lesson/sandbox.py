@@ -139,7 +139,8 @@ def _python_paths() -> list[Path]:
             paths.add(Path(p))
     package = Path(__file__).resolve().parent  # the package folder only, not the repo
     paths.add(package)
-    exe = Path(sys.executable)
+    exe = Path(os.path.abspath(sys.executable))
+    paths.add(exe.parent)
     paths.add(exe.resolve().parent)
     real = sorted({p.resolve() for p in paths if p.exists()}, key=lambda p: len(p.parts))
     kept: list[Path] = []
@@ -183,7 +184,7 @@ class Sandbox:
 
     def environment(self) -> dict[str, str]:
         """The scrubbed environment: nothing of the checker's own is passed on."""
-        bindir = str(Path(sys.executable).parent)
+        bindir = os.path.dirname(os.path.abspath(sys.executable))
         env = {
             "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
             "HOME": str(self.home), "TMPDIR": str(self.tmp),
