@@ -181,3 +181,29 @@ def test_import_bleu_lesson_does_not_import_the_quiz():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_questions_and_exercises_import_without_ipywidgets():
+    # a chapter module needs Exercise, Question and Choice, never the widget library
+    code = ("import sys; sys.modules['ipywidgets'] = None\n"
+            "from bleu_lesson.exercises import Exercise, EXERCISES\n"
+            "from bleu_lesson.quiz import Question, Choice, QUIZZES\n"
+            "from bleu_lesson.chapters import registry\n"
+            "print(len(registry()), len(EXERCISES), len(QUIZZES))\n"
+            "try:\n"
+            "    from bleu_lesson.quiz import Quiz\n"
+            "except ImportError:\n"
+            "    print('widget needs ipywidgets')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    n_chapters, n_exercises, n_quizzes = map(int, out[0].split())
+    assert n_chapters == n_quizzes >= 10 and n_exercises >= 10
+    assert out[1] == "widget needs ipywidgets"
+
+
+def test_quiz_questions_come_from_the_chapter_modules():
+    from bleu_lesson.chapters import registry
+
+    for chapter_id, questions in quiz.QUIZZES.items():
+        written = registry()[chapter_id].questions
+        assert sorted(q.prompt for q in questions) == sorted(q.prompt for q in written)
