@@ -15,7 +15,13 @@ _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)
 
 
 # Chapters that need the real WMT22 data, which is never downloaded during tests.
-NEEDS_WMT22 = ("09_wmt22_case_study.ipynb",)
+def _needs_data() -> tuple[str, ...]:
+    from bleu_lesson.chapters import registry
+
+    return tuple(ch.notebook for ch in registry().values() if ch.needs_data)
+
+
+NEEDS_WMT22 = _needs_data()  # from the chapter registry: ("09_wmt22_case_study.ipynb",)
 WMT22_README = "the WMT22 test data lives in ../shared/data/wmt22 (see its README)"
 
 
