@@ -222,7 +222,7 @@ def _check(args: argparse.Namespace) -> int:
     import os
 
     from .course import check_submissions, summary_table, write_report
-    from .sandbox import Limits, Sandbox, backend
+    from .sandbox import Limits, backend, describe
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise CLIError(f"--timeout must be a finite number of seconds > 0, got {args.timeout:g}")
@@ -234,8 +234,7 @@ def _check(args: argparse.Namespace) -> int:
         kind = backend()
     except ValueError as exc:
         raise CLIError(str(exc)) from None
-    with Sandbox(limits, kind=kind) as box:
-        print(f"{PROG} check: {box.describe()}", file=sys.stderr, flush=True)
+    print(f"{PROG} check: {describe(kind)}", file=sys.stderr, flush=True)
     rows = check_submissions(args.submissions, timeout=args.timeout, jobs=jobs, limits=limits,
                              progress=lambda line: print(line, file=sys.stderr, flush=True))
     if args.report:

@@ -55,7 +55,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Limits", "Sandbox", "backend", "BACKENDS", "PREFIX"]
+__all__ = ["Limits", "Sandbox", "backend", "describe", "BACKENDS", "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
@@ -172,9 +172,7 @@ class Sandbox:
             d.mkdir()
         # bwrap rebuilds the folders above Python world-readable; unshare cannot, so an
         # interpreter under /root (pyenv) keeps the checker's uid there
-        self.as_nobody = os.geteuid() == 0 and (
-            self.kind == "bwrap" or (self.kind == "unshare"
-                                     and _others_can_run(Path(sys.executable))))
+        self.as_nobody = _as_nobody(self.kind)
         if self.as_nobody:
             for d in (self.workdir, self.home, self.tmp, self.nbdir):
                 os.chown(d, NOBODY, NOBODY)
@@ -296,13 +294,25 @@ class Sandbox:
         self.close()
 
     def describe(self) -> str:
-        """One line for the checker's output: which sandbox, and what it lacks."""
-        user = "as nobody" if self.as_nobody else f"as uid {os.geteuid()}"
-        if self.kind == "bwrap":
-            return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
-        if self.kind == "unshare":
-            return (f"sandbox: unshare (PID and network namespaces, {user}); WARNING: the "
-                    "host's files are readable inside")
-        return ("sandbox: NONE (namespaces unavailable): resource limits and a process "
-                "group only; WARNING: submissions can read and write your files, use the "
-                "network, and a process that leaves its group can survive")
+        return describe(self.kind)
+
+
+def _as_nobody(kind: str) -> bool:
+    # bwrap rebuilds the folders above Python world-readable; unshare cannot, so an
+    # interpreter under /root (pyenv) keeps the checker's uid there
+    return os.geteuid() == 0 and (
+        kind == "bwrap" or (kind == "unshare" and _others_can_run(Path(sys.executable))))
+
+
+def describe(kind: str | None = None) -> str:
+    """One line for the checker's output: which sandbox, and what it lacks."""
+    kind = kind or backend()
+    user = "as nobody" if _as_nobody(kind) else f"as uid {os.geteuid()}"
+    if kind == "bwrap":
+        return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
+    if kind == "unshare":
+        return (f"sandbox: unshare (PID and network namespaces, {user}); WARNING: the "
+                "host's files are readable inside")
+    return ("sandbox: NONE (namespaces unavailable): resource limits and a process "
+            "group only; WARNING: submissions can read and write your files, use the "
+            "network, and a process that leaves its group can survive")
