@@ -254,14 +254,16 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
 
     ``on_row(row)`` is called for each row as soon as its submission is done (in the
     order submissions finish), so a caller can keep a partial report; ``progress`` gets
-    one line per finished submission.
+    one line per finished submission. On ``KeyboardInterrupt`` the running kernels are
+    killed at once, the waiting submissions dropped, and the interrupt raised again.
     """
     timeout = _checked_timeout(timeout)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
     paths = [Path(p) for p in paths]
     results: dict[int, list[Row]] = {}
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         futures = {pool.submit(check_submission, p, timeout, limits=limits,
                                sandbox=sandbox): k for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
@@ -278,6 +280,13 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
                 counts = {s: sum(r.status == s for r in results[k]) for s in STATUSES}
                 summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
                 progress(f"[{done}/{len(paths)}] {paths[k]}: {summary}")
+    except BaseException:  # Ctrl-C: kill the running kernels now, drop the rest
+        from .judge import kill_all
+
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_all()
+        raise
+    pool.shutdown()
     return [row for k in range(len(paths)) for row in results[k]]
 
 

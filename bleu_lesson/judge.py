@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -370,6 +371,19 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
 
 # --- the kernel in its sandbox ----------------------------------------------------------
 
+_LIVE: set[Sandbox] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_all() -> int:
+    """Kill every sandbox this process is running (Ctrl-C); returns how many."""
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for box in live:
+        box.kill()
+    return len(live)
+
+
 @dataclass
 class CellRun:
     error: str = ""            # "NameError: ..." when the cell raised
@@ -390,6 +404,8 @@ class Submission:
 
     def __post_init__(self) -> None:
         self.sandbox = Sandbox(self.limits, kind=self.kind)
+        with _LIVE_LOCK:
+            _LIVE.add(self.sandbox)
         self.client: Any = None
         self.deadline = math.inf
         self.marker = "BLEU-LESSON-UNAVAILABLE-" + secrets.token_hex(8) + ": "
@@ -451,6 +467,8 @@ class Submission:
             except Exception:  # pragma: no cover - closing sockets of a dead kernel
                 pass
         self.sandbox.close()
+        with _LIVE_LOCK:
+            _LIVE.discard(self.sandbox)
         self._log.close()
 
     def __enter__(self) -> Submission:

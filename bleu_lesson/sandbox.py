@@ -177,6 +177,7 @@ class Sandbox:
             for d in (self.workdir, self.home, self.tmp, self.nbdir):
                 os.chown(d, NOBODY, NOBODY)
         self.proc: subprocess.Popen | None = None
+        self.killed = False
 
     # -- the environment ------------------------------------------------------------
 
@@ -254,8 +255,8 @@ class Sandbox:
 
     def start(self, argv: list[str], **popen) -> subprocess.Popen:
         """Start ``argv`` in the sandbox (its own session: one group to kill)."""
-        if self.proc is not None:
-            raise RuntimeError("this sandbox already runs a command")
+        if self.proc is not None or self.killed:
+            raise RuntimeError("this sandbox already ran a command, or was killed")
         self.proc = subprocess.Popen(self.command(argv), env=self.environment(),
                                      cwd=self.nbdir, stdin=subprocess.DEVNULL,
                                      start_new_session=True, **popen)
@@ -266,6 +267,7 @@ class Sandbox:
 
     def kill(self) -> None:
         """Kill everything the sandbox runs, now, whatever holds a pipe."""
+        self.killed = True
         proc = self.proc
         if proc is None:
             return

@@ -446,6 +446,43 @@ subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", {MARKER!
     assert "NONE" in sandbox.describe("none") and "WARNING" in sandbox.describe("none")
 
 
+@pytest.mark.skipif(not sandbox._probe(["unshare", "--pid", "--fork", "--net", "true"]),
+                    reason="unshare cannot make namespaces here")
+def test_unshare_backend_kills_even_detached_processes(tmp_path):
+    nb = _correct_with_lingering_process(str(tmp_path / "r.csv"))  # setsid + double fork
+    path = tmp_path / "04_unshare.ipynb"
+    nbformat.write(nb, path)
+    rows = course.check_submission(path, timeout=60, sandbox="unshare")
+    assert [(r.exercise, r.status) for r in rows] == [("4.1", "pass"), ("4.2", "pass")]
+    assert _marker_processes() == []  # (the host's files are in reach: see the docs)
+
+
+def test_ctrl_c_kills_the_running_kernels_at_once(tmp_path, monkeypatch):
+    broken = tmp_path / "broken_04.ipynb"
+    broken.write_text("{ not json", encoding="utf-8")
+    hang = tmp_path / "hang_04_brevity_penalty.ipynb"
+    nbformat.write(_hangs_after_first_exercise(str(tmp_path / "r.csv")), hang)
+    (tmp_path / "temp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
+    seen = []
+
+    def interrupt(row):
+        seen.append(row)
+        if len(seen) == 1:
+            time.sleep(8)  # let the other kernel start and reach its endless loop
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        course.check_submissions([broken, hang], timeout=600, jobs=2, on_row=interrupt)
+    deadline = time.monotonic() + 20
+    while (_marker_processes() or list((tmp_path / "temp").iterdir())) and \
+            time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _marker_processes() == []
+    assert list((tmp_path / "temp").iterdir()) == []
+    assert [r.status for r in seen] == ["error"]
+
+
 def test_limits_are_validated():
     with pytest.raises(ValueError, match="memory"):
         sandbox.Limits(memory=0)
