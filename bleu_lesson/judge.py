@@ -75,7 +75,11 @@ class Verdict:
 
 def encode(value: Any, _depth: int = 0) -> Any:
     """Trusted values -> JSON-able data with tags for tuples, dicts, non-finite floats
-    and ``BleuStats`` (inputs sent to the kernel)."""
+    and ``BleuStats`` (inputs sent to the kernel).
+
+    >>> encode([("the", "cat"), 0.5, float("inf")])
+    [{'__tuple__': ['the', 'cat']}, 0.5, {'__float__': 'inf'}]
+    """
     from .stats import BleuStats
 
     if _depth > 100:
@@ -100,7 +104,15 @@ def encode(value: Any, _depth: int = 0) -> Any:
 
 def decode(data: Any, _depth: int = 0) -> Any:
     """JSON data from the kernel -> fresh values of exactly the plain types; raises
-    ``ValueError`` for anything else (the kernel is not trusted to send valid data)."""
+    ``ValueError`` for anything else (the kernel is not trusted to send valid data).
+
+    >>> decode([{"__tuple__": ["the", "cat"]}, 1])
+    [('the', 'cat'), 1]
+    >>> decode({"__class__": "os.system"})
+    Traceback (most recent call last):
+    ...
+    ValueError: not a plain value: {'__class__': 'os.system'}
+    """
     from .stats import BleuStats
 
     if _depth > 100:
@@ -283,7 +295,7 @@ def _child_cell(name: str, kind: str, forbidden: Sequence[str], cases: list[tupl
             f"{list(forbidden)!r}, {payload!r}, {marker!r})\n")
 
 
-def _short(text: str, limit: int = 300) -> str:
+def _short(text: object, limit: int = 300) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
 

@@ -81,6 +81,12 @@ class Limits:
                                  f"got {value!r}")
 
     def prlimit_args(self) -> list[str]:
+        """The limits as ``prlimit`` options.
+
+        >>> Limits(memory=2 * GiB, cpu_seconds=60, processes=None, file_size=None,
+        ...        open_files=None).prlimit_args()
+        ['--as=2147483648', '--cpu=60']
+        """
         pairs = [("as", self.memory), ("cpu", self.cpu_seconds), ("nproc", self.processes),
                  ("fsize", self.file_size), ("nofile", self.open_files)]
         return [f"--{name}={value}" for name, value in pairs if value is not None]
@@ -144,9 +150,9 @@ def _python_paths() -> list[Path]:
     paths.add(exe.resolve().parent)
     real = sorted({p.resolve() for p in paths if p.exists()}, key=lambda p: len(p.parts))
     kept: list[Path] = []
-    for p in real:  # drop folders inside one already kept
-        if not any(p == k or k in p.parents for k in kept):
-            kept.append(p)
+    for folder in real:  # drop folders inside one already kept
+        if not any(_within(folder, k) for k in kept):
+            kept.append(folder)
     return kept
 
 

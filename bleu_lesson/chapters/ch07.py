@@ -21,7 +21,7 @@ EXPLORERS: tuple[str, ...] = ('CorpusExplorer',)
 
 
 def _corpus_from_stats(stats: list[BleuStats]) -> float:
-    return score_stats(sum(stats), BleuOptions(smoothing="none")).score
+    return score_stats(sum(stats[1:], stats[0]), BleuOptions(smoothing="none")).score
 
 
 def _segment(rng: random.Random) -> BleuStats:
