@@ -107,6 +107,9 @@ def main() -> int:
               f"submission); statuses {dict(sorted(counts.items()))}")
     base, last = runs[0][1], runs[-1][1]
     print(f"  sandboxed / unsandboxed: {last / base:.2f}x (goal <= 1.30x)")
+    if any(counts != runs[0][2] for _, _, counts in runs):
+        print("  the statuses differ between the runs: the timing compares different work")
+        return 1
     return 0
 
 

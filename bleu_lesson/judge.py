@@ -431,7 +431,7 @@ class Submission:
 
         shutil.copyfile(self.notebook_path, self.sandbox.nbdir / self.notebook_path.name)
         conn = self.sandbox.workdir / "kernel.json"
-        write_connection_file(str(conn), transport="ipc", ip=str(self.sandbox.workdir / "k"),
+        write_connection_file(str(conn), transport="ipc", ip=str(self.sandbox.ipcdir / "k"),
                               key=secrets.token_hex(32).encode())
         os.chmod(conn, 0o644)
         cmd = [os.path.abspath(sys.executable), "-m", "ipykernel_launcher", "-f", str(conn),
@@ -455,6 +455,7 @@ class Submission:
             if time.monotonic() > t_end:
                 raise KernelFailed(f"the kernel did not start within "
                                    f"{self.startup_timeout:g} s: {self._stderr_tail()}")
+        self.sandbox.seal_sockets()
         while True:  # drain the start-up messages
             try:
                 client.get_iopub_msg(timeout=0.05)

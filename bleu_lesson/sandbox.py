@@ -33,13 +33,20 @@ CPU time, number of processes, size of a written file, open files; a scrubbed
 environment (only ``PATH``, ``HOME``, ``TMPDIR``, locale, the data folder); and a
 private work folder under the system's temporary folder, removed by ``close()``.
 
+The kernel's sockets (Unix sockets, since there is no network) live in a folder that is
+handed to the checker's user once the kernel is up, so the sandboxed code cannot swap a
+socket for a link to another socket of the host.
+
 What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
 sends back is untrusted data; ``bleu_lesson.judge`` reads only plain values and judges
 them in the checker. Nor does it stop a student from copying code shown in the course
-into an answer (the library source is readable, by design), from using up the CPU time
-it is given, or from reading the world-readable files of the host under ``unshare``
-and ``none``. A kernel exploit escapes any of these sandboxes: for hostile code at
-scale, run the checker itself in a virtual machine.
+into an answer (the library source is readable, by design), or from using up what it is
+given: the CPU time, memory per process (not in total: there are no cgroups), the
+process count (shared by all sandboxes running as ``nobody`` at once), disk space in the
+work folder (each file at most ``file_size``, but not their number; ``/tmp`` is a
+256 MiB tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A
+kernel exploit escapes any of these sandboxes: for hostile code at scale, run the
+checker itself in a virtual machine.
 """
 
 from __future__ import annotations
@@ -61,6 +68,7 @@ BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
 NOBODY = 65534
 GiB = 1024 ** 3
+TMPFS_SIZE = 256 * 1024 ** 2  # the private /tmp and /dev/shm under bubblewrap
 
 
 @dataclass(frozen=True)
@@ -174,13 +182,12 @@ class Sandbox:
         self.home = self.workdir / "home"
         self.tmp = self.workdir / "tmp"
         self.nbdir = self.workdir / "nb"
-        for d in (self.home, self.tmp, self.nbdir):
+        self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
+        for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
             d.mkdir()
-        # bwrap rebuilds the folders above Python world-readable; unshare cannot, so an
-        # interpreter under /root (pyenv) keeps the checker's uid there
         self.as_nobody = _as_nobody(self.kind)
         if self.as_nobody:
-            for d in (self.workdir, self.home, self.tmp, self.nbdir):
+            for d in (self.workdir, self.home, self.tmp, self.nbdir, self.ipcdir):
                 os.chown(d, NOBODY, NOBODY)
         self.proc: subprocess.Popen | None = None
         self.killed = False
@@ -215,8 +222,10 @@ class Sandbox:
                 args += ["--symlink", os.readlink(p), str(p)]
             elif p.is_dir():
                 args += ["--ro-bind", str(p), str(p)]
+        tmpfs = str(TMPFS_SIZE)  # in memory: bounded
         args += ["--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev",
-                 "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm"]
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/tmp",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
         system = [Path("/usr"), Path("/etc")]
         binds = [(p, "--ro-bind") for p in _python_paths()]
         data = self.environment().get("BLEU_LESSON_WMT22_DIR")
@@ -267,6 +276,14 @@ class Sandbox:
                                      cwd=self.nbdir, stdin=subprocess.DEVNULL,
                                      start_new_session=True, **popen)
         return self.proc
+
+    def seal_sockets(self) -> None:
+        """Once the kernel has bound its sockets: make their folder the checker's, so the
+        sandboxed code cannot swap a socket for a link to some other socket of the host
+        (the checker reconnects to the same paths)."""
+        if self.as_nobody:
+            os.chown(self.ipcdir, os.geteuid(), os.getegid())
+            os.chmod(self.ipcdir, 0o755)
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

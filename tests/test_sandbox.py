@@ -508,3 +508,21 @@ def test_sandbox_hides_the_host_and_runs_as_nobody():
     assert pid < 10  # its own PID namespace
     assert not sees_notebooks and not can_write
     assert not workdir.exists()
+
+
+def test_sealed_socket_folder_cannot_be_changed_from_inside():
+    if sandbox.backend() != "bwrap" or os.geteuid() != 0:
+        pytest.skip("needs bubblewrap as root (the kernel runs as nobody)")
+    import subprocess
+    import sys
+
+    with sandbox.Sandbox() as box:
+        sock = box.ipcdir / "k-1"
+        sock.write_text("stands for a socket")
+        box.seal_sockets()
+        probe = (f"import os\ntry:\n    os.unlink({str(sock)!r}); os.symlink('/run', "
+                 f"{str(sock)!r}); print('replaced')\nexcept OSError as e:\n    print(e.errno)")
+        proc = box.start([sys.executable, "-c", probe], stdout=subprocess.PIPE)
+        out, _ = proc.communicate(timeout=60)
+        assert out.decode().strip() == "13"  # EACCES
+        assert sock.read_text() == "stands for a socket"
