@@ -526,3 +526,52 @@ def test_sealed_socket_folder_cannot_be_changed_from_inside():
         out, _ = proc.communicate(timeout=60)
         assert out.decode().strip() == "13"  # EACCES
         assert sock.read_text() == "stands for a socket"
+
+
+def test_resource_limits_hold_inside():
+    import subprocess
+    import sys
+
+    probe = """
+import os, subprocess, sys
+out = []
+try:
+    block = bytearray(1024 ** 3)
+    out.append("allocated")
+except MemoryError:
+    out.append("MemoryError")
+try:
+    with open("big.bin", "wb") as f:
+        f.write(b"x" * (2 * 1024 ** 2))
+    out.append("wrote")
+except OSError as e:
+    out.append("EFBIG" if e.errno == 27 else str(e))
+children = []
+try:
+    for _ in range(40):
+        children.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]))
+    out.append("spawned")
+except OSError:
+    out.append("no more processes")
+print(" ".join(out))
+"""
+    limits = sandbox.Limits(memory=512 * 1024 ** 2, file_size=1024 ** 2, processes=20)
+    with sandbox.Sandbox(limits) as box:
+        proc = box.start([sys.executable, "-c", probe], stdout=subprocess.PIPE)
+        out, _ = proc.communicate(timeout=120)
+    words = out.decode().split()
+    assert words[0] == "MemoryError" and words[1] == "EFBIG"
+    if os.geteuid() != 0 or box.as_nobody:  # root ignores the process limit
+        assert out.decode().strip().endswith("no more processes")
+
+
+def test_fake_rows_on_the_original_stdout_reach_nothing(tmp_path, capfd):
+    nb = _correct_with_lingering_process(str(tmp_path / "r.csv"))
+    path = tmp_path / "04_fake_rows.ipynb"
+    nbformat.write(nb, path)
+    assert main(["check", str(path), "--timeout", "60"]) == 0
+    time.sleep(1)
+    out, err = capfd.readouterr()
+    assert "4.1:pass" in out and "4.2:pass" in out
+    assert "x.ipynb" not in out + err and "BLEU_LESSON_RESULTS" not in out + err
+    assert _marker_processes() == []
