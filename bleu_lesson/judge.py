@@ -23,8 +23,11 @@ and asks it for values. The protocol, and why a kernel cannot forge a verdict:
 
 The kernel is treated as hostile: it can send back anything, but anything is only a
 value, judged like any other. Forging a value means computing the right one, which is
-solving the exercise (the shown library source can be copied; that is plagiarism, not
-a forged verdict, and is outside what a checker can decide).
+solving the exercise. The limit of step 2: the stubbing catches an answer that calls
+the library, not one that deliberately kept a copy of the library's code (or hooked the
+kernel to compute values before the stub is in place); that is copying the source the
+chapter shows, plagiarism rather than a forged verdict, and outside what a checker can
+decide.
 """
 
 from __future__ import annotations
@@ -560,6 +563,8 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
     still leaves a real verdict) and again after the last cell (the verdict reported).
     """
     sub = Submission(Path(path), timeout, limits or Limits(), kind=kind)
+    # separate draws: the inputs the kernel saw at an early verdict are not the final ones
+    early = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
     hidden = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
     by_id = {ex.id: ex for ex in exercises}
     judged: dict[str, tuple[Verdict, int]] = {}
@@ -583,7 +588,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                     first_error = f"cell {index} raised {run.error}"
                 for ex_id in dict.fromkeys(_CHECK_CALL.findall(source)):
                     if ex_id in by_id:
-                        judged[ex_id] = (sub.judge(by_id[ex_id], hidden[ex_id]), index)
+                        judged[ex_id] = (sub.judge(by_id[ex_id], early[ex_id]), index)
             current = -1
             final = [sub.judge(ex, hidden[ex.id]) for ex in exercises]
         except Timeout:
