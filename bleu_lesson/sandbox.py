@@ -19,10 +19,12 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
     * as root: the command runs as ``nobody`` (``setpriv``: real uid/gid 65534, no
       supplementary groups, no capabilities, ``no_new_privs``).
 ``unshare`` (util-linux)
-    PID, network, IPC and UTS namespaces as above and the unprivileged user, but the
-    file system is the host's: the package is protected only by file permissions
-    (``nobody`` cannot write root's files), and readable files, the instructor's
-    notebooks included, can be read.
+    PID, network, IPC and UTS namespaces as above, the unprivileged user where Python is
+    readable by others, and a mount namespace in which the Python installation, the
+    virtual environment and the package are remounted read-only and the repository's
+    ``notebooks/`` folder is hidden; but the rest of the host's file system is there:
+    files the kernel's user can read or write elsewhere (instructor notebooks kept in
+    another folder, for one) are in reach.
 ``none`` (no namespaces allowed, e.g. some containers)
     resource limits and a process group killed as a whole. A process that leaves the
     group (``setsid``) can survive; the network is open; the files of the user running
@@ -263,8 +265,26 @@ class Sandbox:
                     *inner]
         if self.kind == "unshare":
             return [shutil.which("unshare") or "unshare", "--pid", "--fork", "--kill-child",
-                    "--mount-proc", "--net", "--ipc", "--uts", "--", *inner]
+                    "--mount", "--propagation", "private", "--mount-proc", "--net", "--ipc",
+                    "--uts", "--", "/bin/sh", "-c", self._unshare_script(), "sh", *inner]
         return inner
+
+    def _unshare_script(self) -> str:
+        """Shell run inside unshare's mount namespace before the command: the Python
+        folders and the package read-only, the repository's notebooks hidden. Any failure
+        stops the sandbox."""
+        import shlex
+
+        lines = ["set -e"]
+        for folder in _python_paths():
+            q = shlex.quote(str(folder))
+            lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
+        notebooks = Path(__file__).resolve().parent.parent / "notebooks"
+        if notebooks.is_dir():
+            lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                         f"{shlex.quote(str(notebooks))}")
+        lines.append('exec "$@"')
+        return "\n".join(lines)
 
     # -- running ----------------------------------------------------------------------
 
@@ -336,8 +356,8 @@ def describe(kind: str | None = None) -> str:
     if kind == "bwrap":
         return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
     if kind == "unshare":
-        return (f"sandbox: unshare (PID and network namespaces, {user}); WARNING: the "
-                "host's files are readable inside")
+        return (f"sandbox: unshare (PID and network namespaces, read-only package, {user}); "
+                "WARNING: the host's other files are in reach inside")
     return ("sandbox: NONE (namespaces unavailable): resource limits and a process "
             "group only; WARNING: submissions can read and write your files, use the "
             "network, and a process that leaves its group can survive")

@@ -457,6 +457,23 @@ def test_unshare_backend_kills_even_detached_processes(tmp_path):
     assert _marker_processes() == []  # (the host's files are in reach: see the docs)
 
 
+@pytest.mark.skipif(not sandbox._probe(["unshare", "--pid", "--fork", "--mount", "true"]),
+                    reason="unshare cannot make namespaces here")
+def test_unshare_backend_makes_the_package_read_only_and_hides_the_notebooks():
+    import subprocess
+    import sys
+
+    probe = ("import os, json; print(json.dumps(["
+             f"os.listdir({str(ROOT / 'notebooks')!r}), "
+             f"os.access({str(PACKAGE / 'exercises.py')!r}, os.W_OK), "
+             f"os.access({str(PACKAGE)!r}, os.W_OK)]))")
+    with sandbox.Sandbox(kind="unshare") as box:
+        proc = box.start([sys.executable, "-c", probe], stdout=subprocess.PIPE)
+        out, _ = proc.communicate(timeout=60)
+    assert json.loads(out) == [[], False, False]
+    assert (ROOT / "notebooks" / CHAPTER.name).exists()  # only hidden inside
+
+
 def test_ctrl_c_kills_the_running_kernels_at_once(tmp_path, monkeypatch):
     broken = tmp_path / "broken_04.ipynb"
     broken.write_text("{ not json", encoding="utf-8")
