@@ -159,7 +159,10 @@ def test_pyproject_metadata():
     assert project["name"] == "bleu-lesson"
     assert project["version"] == "0.1.0"
     assert project["scripts"]["bleu-lesson"] == "bleu_lesson.__main__:main"
-    assert data["tool"]["setuptools"]["packages"] == ["bleu_lesson"]
+    # every package folder is listed, or a wheel would leave it out
+    folders = sorted(".".join(p.parent.relative_to(ROOT).parts)
+                     for p in (ROOT / "bleu_lesson").rglob("__init__.py"))
+    assert sorted(data["tool"]["setuptools"]["packages"]) == folders
     package_data = data["tool"]["setuptools"]["package-data"]["bleu_lesson"]
     assert {"*.json", "py.typed"} <= set(package_data)
     assert (ROOT / "bleu_lesson" / "py.typed").exists()
