@@ -25,7 +25,6 @@ import math
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
@@ -420,45 +419,27 @@ def _stop_children() -> None:
 
 def _run_checks(paths: list[str], on_result, progress, **options) -> None:
     """Check ``paths``, calling ``on_result(k, rows)`` in this thread as each submission
-    finishes (k indexes ``paths``).
-
-    Uses ``check_submissions(..., on_result=...)`` when it has that parameter: it must call
-    it in the calling thread once per submission as soon as that one is judged, and on
-    KeyboardInterrupt stop everything it started and re-raise. Otherwise (today's version,
-    which returns all rows at the end) each submission goes through ``check_submissions``
-    on its own, ``jobs`` at a time, with the same progress lines."""
-    import inspect
-    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-
+    finishes (k indexes ``paths``); on Ctrl-C ``check_submissions`` kills the running
+    sandboxes and raises again."""
     from . import course
 
-    check: Any = course.check_submissions  # the sandbox's version may take on_result
-    if "on_result" in inspect.signature(check).parameters:
-        check(paths, progress=progress, on_result=on_result, **options)
-        return
-    jobs = options.pop("jobs", 1)
-    one = {**options, "jobs": 1}
-    pool = ThreadPoolExecutor(max_workers=jobs)
-    try:
-        pending = {pool.submit(course.check_submissions, [p], **one): k
-                   for k, p in enumerate(paths)}
-        finished = 0
-        while pending:
-            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in done:
-                k = pending.pop(future)
-                try:
-                    rows = future.result()
-                except Exception as exc:  # never let one submission stop the others
-                    rows = [course.Row(str(paths[k]), "-", "error",
-                                       f"checker failed: {type(exc).__name__}: {exc}")]
-                finished += 1
-                counts = {s: sum(r.status == s for r in rows) for s in course.STATUSES}
-                summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
-                progress(f"[{finished}/{len(paths)}] {paths[k]}: {summary}")
-                on_result(k, rows)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    course.check_submissions(paths, progress=progress, on_result=on_result, **options)
+
+
+_SIZE_UNITS = {"": 1, "K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+
+
+def _memory_size(text: str) -> int:
+    """``"2G"``, ``"512M"``, ``"1.5g"``, ``"1048576"`` -> bytes."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", text.upper())
+    if not m:
+        raise CLIError(f"--memory must be a size such as 2G or 512M, got {text!r}")
+    size = int(float(m.group(1)) * _SIZE_UNITS[m.group(2)])
+    if size < 64 * 1024 ** 2:
+        raise CLIError(f"--memory must be at least 64M (a kernel needs that), got {text!r}")
+    return size
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -466,12 +447,18 @@ def _check(args: argparse.Namespace) -> int:
     import signal
 
     from .course import Row, check_report_path, summary_table, write_report
+    from .sandbox import Limits, backend, describe
 
-    if args.timeout <= 0:
-        raise CLIError("--timeout must be positive")
-    jobs = args.jobs or os.cpu_count() or 1
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise CLIError(f"--timeout must be a finite number of seconds > 0, got {args.timeout:g}")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
-        raise CLIError("--jobs must be at least 1")
+        raise CLIError(f"--jobs must be at least 1, got {jobs}")
+    limits = Limits(memory=_memory_size(args.memory))
+    try:
+        kind = backend()
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
     report = None
     if args.report is not None:  # before grading: a bad path must not cost the results
         try:
@@ -506,9 +493,10 @@ def _check(args: argparse.Namespace) -> int:
             print(f"{PROG}: warning: {problem}", file=sys.stderr, flush=True)
 
     try:
+        print(f"{PROG} check: {describe(kind)}", file=sys.stderr, flush=True)
         _run_checks(paths, on_result,
                     lambda line: print(line, file=sys.stderr, flush=True),
-                    timeout=args.timeout, jobs=jobs)
+                    timeout=args.timeout, jobs=jobs, limits=limits)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the save
         _stop_children()
@@ -610,12 +598,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser(
         "check", help="execute submissions and check their exercises (runs students' code!)",
-        description="Execute each submitted notebook in a fresh kernel with a time limit and "
-                    "check every exercise of its chapter. This runs the students' code: use "
-                    "a sandbox for work you do not trust. Submissions are never modified.")
+        description="Execute each submitted notebook in a fresh kernel inside a sandbox "
+                    "(bubblewrap or unshare where Linux allows: no network, read-only files, "
+                    "resource limits) with a hard time limit, and judge every exercise of "
+                    "its chapter in this process from the values the kernel sends back. "
+                    "Submissions are never modified.")
     check.add_argument("submissions", nargs="+", metavar="SUBMISSION.ipynb")
     check.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
-                       help="time limit per notebook (default: 120)")
+                       help="wall-clock limit per notebook, kernel start-up not counted "
+                            "(default: 120)")
     check.add_argument("--report", metavar="FILE.csv",
                        help="write submission,exercise,status,detail rows to this CSV file "
                             "(rewritten as each submission finishes; kept on Ctrl-C)")
@@ -623,6 +614,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="let --report overwrite an existing file that is not a report")
     check.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="submissions checked at once (default: the number of cores)")
+    check.add_argument("--memory", default="2G", metavar="SIZE",
+                       help="address-space limit of each submission's kernel (default: 2G)")
     check.set_defaults(run=_check)
     return parser
 

@@ -13,13 +13,13 @@ is not an earlier report; ``write_report`` writes atomically and escapes formula
 The solution markers are parsed here and nowhere else (``solution_blocks``), and
 ``nbgrader_cell_metadata`` derives nbgrader's cell metadata from them.
 
-``check_submissions`` executes each submitted notebook in its own fresh kernel, with a
-time limit, and then checks every exercise of its chapter by name in that kernel, so a
-deleted check cell does not hide an answer and a deleted answer is reported. It never
-modifies a submission (it works on a copy in a temporary folder).
-
-**It runs the students' code.** Run it in a sandbox (a container or a throwaway account)
-for work you do not trust.
+``check_submissions`` executes each submitted notebook in its own fresh kernel inside a
+sandbox (``bleu_lesson.sandbox``: own PID and network namespaces, read-only files,
+resource limits, an unprivileged user), with a hard time limit, and judges every
+exercise of its chapter by name *in this process*, from the plain values the kernel
+sends back (``bleu_lesson.judge``), so a deleted check cell does not hide an answer, a
+deleted answer is reported, and nothing the notebook does inside its kernel can make a
+verdict. It never modifies a submission (the kernel sees a copy in a temporary folder).
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ import contextlib
 import copy
 import csv
 import json
+import math
 import os
 import re
 import shutil
-import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -50,7 +51,8 @@ __all__ = [
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = "# 在这里写代码"
-STATUSES = ("pass", "fail", "not-done", "error", "timeout", "not-checked")  # not-checked: Ctrl-C
+STATUSES = ("pass", "fail", "not-done", "error", "timeout", "no-exercises",
+            "not-checked")  # not-checked: the check was interrupted (Ctrl-C)
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]+)?=(?!=)")
 
 
@@ -368,21 +370,6 @@ class Row:
     detail: str = ""
 
 
-_GRADER = '''
-import json as _json
-from bleu_lesson import exercises as _ex
-_out = {{}}
-for _id in {ids!r}:
-    _name = _ex.EXERCISES[_id].answer_name
-    if _name not in globals():
-        _out[_id] = ["not-done", _name + " is not defined"]
-        continue
-    _r = _ex.run(_id, globals()[_name])
-    _out[_id] = [_r.status, _r.detail]
-print("BLEU_LESSON_RESULTS=" + _json.dumps(_out, ensure_ascii=False))
-'''
-
-
 def _exercise_ids(chapter: str | None, nb: dict) -> list[str]:
     """The chapter's exercises; without a known chapter, those the code names (a ``check``
     call or the answer's name), so a submission that lost its check cells still counts."""
@@ -427,92 +414,84 @@ def execute_copy(path: str | Path, timeout: float = 120, kernel_name: str = "pyt
     return nb
 
 
-def check_submission(path: str | Path, timeout: float = 120,
-                     kernel_name: str = "python3") -> list[Row]:
-    """Check one submission in a child process that is killed, kernel and all, once it
-    has run for ``timeout`` seconds: the limit is per notebook, not per cell."""
-    import os
-    import signal
-    import subprocess
-
-    label = str(path)
-    ids_hint = ["-"]
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        ids_hint = _exercise_ids(_chapter_of(raw, Path(path).name), raw) or ["-"]
-    except Exception:
-        pass  # the child reports unreadable files itself
-    cmd = [sys.executable, "-m", "bleu_lesson.course", "--check-one", str(path),
-           str(timeout), kernel_name]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return [Row(label, i, "timeout", f"did not finish within {timeout:g} s")
-                for i in ids_hint]
-    try:
-        return [Row(*r) for r in json.loads(out.strip().splitlines()[-1])]
-    except (IndexError, ValueError, TypeError):
-        last = (err.strip().splitlines() or ["no output"])[-1]
-        return [Row(label, i, "error", f"checker failed: {last}") for i in ids_hint]
+def _checked_timeout(timeout: object) -> float:
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) \
+            or not math.isfinite(timeout) or timeout <= 0:
+        raise ValueError(f"timeout must be a finite number of seconds > 0, got {timeout!r}")
+    return float(timeout)
 
 
-def _check_in_process(path: str | Path, timeout: float = 120,
-                      kernel_name: str = "python3") -> list[Row]:
-    """Execute one submission on a copy, in a fresh kernel, and check its exercises."""
+def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = "python3",
+                     *, limits=None, sandbox: str | None = None) -> list[Row]:
+    """Check one submission: run it in a sandboxed kernel (``bleu_lesson.sandbox``),
+    killed with everything it started once it has run for ``timeout`` seconds (the
+    limit is per notebook, kernel start-up not counted), and judge each exercise of its
+    chapter here, from the plain values the kernel sends back (``bleu_lesson.judge``).
+
+    ``limits`` is a ``bleu_lesson.sandbox.Limits``; ``sandbox`` forces a backend.
+    """
     import nbformat
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+    from .chapters import registry
+    from .exercises import EXERCISES
+    from .judge import check_notebook
+    from .sandbox import Limits
+
+    timeout = _checked_timeout(timeout)
+    if kernel_name != "python3":
+        raise ValueError(f"kernel_name must be 'python3' (this Python), got {kernel_name!r}")
     path = Path(path)
     label = str(path)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-        nbformat.reads(json.dumps(raw), as_version=4)
+        with warnings.catch_warnings():  # cells without ids are fine here
+            warnings.simplefilter("ignore")
+            nb = nbformat.reads(json.dumps(raw), as_version=4)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError,
             nbformat.reader.NotJSONError) as exc:
         return [Row(label, "-", "error", f"not a readable notebook: {exc}")]
     except Exception as exc:  # nbformat validation and the like
         return [Row(label, "-", "error", f"not a valid notebook: {type(exc).__name__}: {exc}")]
-    ids = _exercise_ids(_chapter_of(raw, path.name), raw)
+    if not isinstance(raw, dict):
+        return [Row(label, "-", "error", "not a valid notebook: not a JSON object")]
+    chapter = _chapter_of(raw, path.name)
+    ids = _exercise_ids(chapter, raw)
     if not ids:
+        if chapter in registry():
+            return [Row(label, "-", "no-exercises",
+                        f"chapter {chapter} has no exercises to check")]
         return [Row(label, "-", "error", "no exercise of the course found in this notebook")]
-    try:
-        nb = execute_copy(path, timeout, kernel_name, _GRADER.format(ids=ids))
-    except (CellTimeoutError, TimeoutError):
-        return [Row(label, i, "timeout", f"did not finish within {timeout:g} s") for i in ids]
-    except DeadKernelError as exc:
-        return [Row(label, i, "error", f"the kernel died: {exc}") for i in ids]
-    except Exception as exc:
-        return [Row(label, i, "error", f"could not execute: {type(exc).__name__}: {exc}")
-                for i in ids]
-    text = "".join("".join(o.get("text", "")) for o in nb.cells[-1].get("outputs", [])
-                   if o.get("output_type") == "stream")
-    m = re.search(r"^BLEU_LESSON_RESULTS=(.*)$", text, re.M)
-    if not m:
-        why = _first_error(nb) or "the grading cell printed nothing"
-        return [Row(label, i, "error", why) for i in ids]
-    results = json.loads(m.group(1))
-    error = _first_error(nb)
-    rows = []
-    for i in ids:
-        status, detail = results[i]
-        if error and status != "pass":
-            detail = (detail + "; " if detail else "") + f"a cell raised {error}"
-        rows.append(Row(label, i, status, " ".join(detail.split())))
-    return rows
+    from dataclasses import replace
+
+    # CPU time: the wall-clock limit plus start-up and judging, whatever ``limits`` says
+    limits = replace(limits or Limits(), cpu_seconds=int(math.ceil(timeout)) + 120)
+    verdicts = check_notebook(path, nb, [EXERCISES[i] for i in ids], timeout, limits,
+                              kind=sandbox)
+    return [Row(label, v.exercise, v.status, " ".join(v.detail.split())) for v in verdicts]
 
 
 def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs: int = 1,
-                      progress: Callable[[str], None] | None = None) -> list[Row]:
-    """Check many submissions, ``jobs`` at a time; rows come back in the order given."""
+                      progress: Callable[[str], None] | None = None,
+                      on_row: Callable[[Row], None] | None = None,
+                      on_result: Callable[[int, list[Row]], None] | None = None,
+                      limits=None, sandbox: str | None = None) -> list[Row]:
+    """Check many submissions, ``jobs`` at a time; rows come back in the order given.
+
+    ``on_row(row)`` is called for each row as soon as its submission is done (in the
+    order submissions finish), and ``on_result(k, rows)`` once per submission with its
+    index in ``paths``, so a caller can keep a partial report; ``progress`` gets
+    one line per finished submission. On ``KeyboardInterrupt`` the running kernels are
+    killed at once, the waiting submissions dropped, and the interrupt raised again.
+    """
+    timeout = _checked_timeout(timeout)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
     paths = [Path(p) for p in paths]
     results: dict[int, list[Row]] = {}
-    jobs = max(1, int(jobs))
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(check_submission, p, timeout): k for k, p in enumerate(paths)}
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(check_submission, p, timeout, limits=limits,
+                               sandbox=sandbox): k for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
             k = futures[future]
             try:
@@ -520,10 +499,22 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
             except Exception as exc:  # never let one submission stop the others
                 results[k] = [Row(str(paths[k]), "-", "error",
                                   f"checker failed: {type(exc).__name__}: {exc}")]
+            if on_row is not None:
+                for row in results[k]:
+                    on_row(row)
+            if on_result is not None:
+                on_result(k, results[k])
             if progress is not None:
                 counts = {s: sum(r.status == s for r in results[k]) for s in STATUSES}
                 summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
                 progress(f"[{done}/{len(paths)}] {paths[k]}: {summary}")
+    except BaseException:  # Ctrl-C: kill the running kernels now, drop the rest
+        from .judge import kill_all
+
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_all()
+        raise
+    pool.shutdown()
     return [row for k in range(len(paths)) for row in results[k]]
 
 
@@ -618,12 +609,3 @@ def summary_table(rows: Sequence[Row]) -> str:
         cells = "  ".join(f"{r.exercise}:{r.status}" for r in sub_rows)
         lines.append(f"{sub:{width}}  {cells}")
     return "\n".join(lines)
-
-
-if __name__ == "__main__":  # pragma: no cover - the child of check_submission
-    if len(sys.argv) == 5 and sys.argv[1] == "--check-one":
-        rows = _check_in_process(sys.argv[2], float(sys.argv[3]), sys.argv[4])
-        print(json.dumps([[r.submission, r.exercise, r.status, r.detail] for r in rows],
-                         ensure_ascii=False))
-        sys.exit(0)
-    sys.exit("use: bleu-lesson student / bleu-lesson check")

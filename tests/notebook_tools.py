@@ -17,7 +17,13 @@ _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)
 
 
 # Chapters that need the real WMT22 data, which is never downloaded during tests.
-NEEDS_WMT22 = ("08_tools_compared.ipynb", "09_wmt22_case_study.ipynb")
+def _needs_data() -> tuple[str, ...]:
+    from bleu_lesson.chapters import registry
+
+    return tuple(ch.notebook for ch in registry().values() if ch.needs_data)
+
+
+NEEDS_WMT22 = _needs_data()  # from the chapter registry (NEEDS_DATA in chapters/chNN.py)
 #: What every WMT22 skip tells the reader to do (8.0 MB: the test set 7.1 MB, the human
 #: judgments 0.9 MB, as the registry in bleu_lesson.datasets records them).
 WMT22_HINT = ("run `make data` (≈8 MB, downloaded once into the user cache), or set "

@@ -146,7 +146,8 @@ def test_pyproject_metadata():
     # the package and every subpackage (engines/, chapters/) are installed
     include = data["tool"]["setuptools"]["packages"]["find"]["include"]
     assert "bleu_lesson" in include and "bleu_lesson.*" in include
-    assert (ROOT / "bleu_lesson" / "engines" / "__init__.py").exists()
+    for sub in ("engines", "chapters"):
+        assert (ROOT / "bleu_lesson" / sub / "__init__.py").exists()
     package_data = data["tool"]["setuptools"]["package-data"]["bleu_lesson"]
     assert {"*.json", "py.typed"} <= set(package_data)
     assert (ROOT / "bleu_lesson" / "py.typed").exists()

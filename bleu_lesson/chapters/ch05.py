@@ -1,0 +1,62 @@
+"""Chapter 5: 加权几何平均与平滑 (Weighted geometric mean and smoothing): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+
+from ..bleu import geometric_mean
+from ..exercises import Exercise
+from ..quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "05_geometric_mean.ipynb"
+TITLE = "加权几何平均与平滑 (Weighted geometric mean and smoothing)"
+NEEDS_DATA = False
+EXPLORERS: tuple[str, ...] = ('GeometricMeanExplorer',)
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    cases = []
+    for _ in range(6):
+        k = rng.randint(1, 4)
+        ps = [rng.choice((0.0, round(rng.uniform(0.05, 1.0), 4))) for _ in range(k)]
+        ws = [rng.choice((0.0, 0.25, 0.5, 1 / k)) for _ in range(k)]
+        if not any(ws):
+            ws[0] = 1.0
+        cases.append((ps, ws))
+    return cases
+
+
+EXERCISES = (
+    Exercise("5.1", "加权几何平均 my_geometric_mean", geometric_mean, (
+        ([1.0, 0.8, 0.5, 0.25], [0.25] * 4), ([1.0, 1.0, 1.0, 2 / 3], [0.25] * 4),
+        ([0.5, 0.5], [0.5, 0.5]), ([0.9, 0.0, 0.5, 0.5], [0.25] * 4),
+        ([0.9, 0.0, 0.5], [0.5, 0.0, 0.5]),
+    ), tolerance=1e-9, hint="exp(Σ w_n · log p_n)；权重为正的某个 p_n 为 0 时结果为 0。",
+        forbidden=("bleu_lesson.bleu.geometric_mean",), generate=_hidden),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("四个精确率 p = (1, 0.8, 0.5, 0.25)、均匀权重 1/4，几何平均是多少？",
+       ("0.5623", True, "连乘得 0.1，再开 4 次方：0.1^(1/4) ≈ 0.5623。"),
+       ("0.6375", False, "这是算术平均 2.55/4；几何平均被最小的 p_4 往下拉得更多。"),
+       ("0.1000", False, "这是四个数的乘积，还要开 4 次方。"),
+       ("0.2500", False, "这是最小的那个精确率；几何平均不等于最小值（除非四个数都一样）。")),
+    question("种子单参考例子的计数是 matches = (6, 4, 2, 0)，totals = (6, 5, 4, 3)。"
+       "用 sacrebleu 的 `exp` 平滑，p_4 变成多少？",
+       ("1/(2 × 3) ≈ 0.1667", True,
+        "`exp` 给第 1 个匹配数为 0 的阶 1/(2^1 · t_n)，t_4 = 3；BLEU 变成 0.4301。"),
+       ("0.1/3 ≈ 0.0333", False, "这是 `floor` 平滑（ε = 0.1），BLEU 是 0.2876。"),
+       ("1/4 = 0.25", False, "这是 `add-k`（k = 1）：(0 + 1)/(3 + 1)，而且它还改变了 p_2 和 p_3。"),
+       ("0", False, "这是不平滑（`none`）时的值，BLEU 因此是 0。")),
+    question("NLTK 默认的 `method0` 给种子单参考例子打分，结果是什么？",
+       ("约 8.222e-78：一个极小的正数，不是 0", True,
+        "`method0` 把为 0 的精确率换成最小的正浮点数，并发出警告；印到 4 位小数看起来是 0.0000。"),
+       ("恰好是 0", False, "NLTK 避开了 log 0，结果是 10^-78 量级的正数。"),
+       ("0.4301", False, "0.4301 是 `exp` 平滑（NLTK 的 `method3`）的结果。"),
+       ("抛出 ZeroDivisionError", False, "NLTK 不报错，只发一条警告。")),
+)

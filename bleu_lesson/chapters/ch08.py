@@ -1,0 +1,88 @@
+"""Chapter 8: 为什么不同工具给出不同分数 (Why tools disagree): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..exercises import Exercise
+from ..quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "08_tools_compared.ipynb"
+TITLE = "为什么不同工具给出不同分数 (Why tools disagree)"
+NEEDS_DATA = True  # section 6.1 reproduces Post (2018) on WMT22 zh-en
+EXPLORERS: tuple[str, ...] = ('ToolsExplorer',)
+
+
+def _per_segment(streams: list[list[str]]) -> list[list[str]]:
+    return [list(segment) for segment in zip(*streams, strict=True)]
+
+
+def _judge_per_segment(case: tuple, got: Any) -> tuple[bool, str]:
+    """Right when ``got`` is a list with each segment's references as a list or a tuple
+    (NLTK and Hugging Face accept both)."""
+    expected = _per_segment(*case)
+    why = ""
+    if not isinstance(got, list):
+        why = f"需要一个 list (expected a list of segments), 得到的是 {type(got).__name__}"
+    elif len(got) != len(expected):
+        why = f"需要 {len(expected)} 个句段 (segments), 得到 {len(got)} 个"
+    else:
+        for i, (want, row) in enumerate(zip(expected, got, strict=True)):
+            if not isinstance(row, list | tuple):
+                why = (f"第 {i} 句段的参考应是 list 或 tuple (segment {i}: a list or a "
+                       f"tuple), 得到的是 {type(row).__name__}")
+                break
+            if list(row) != want:
+                why = f"第 {i} 句段不对 (segment {i} differs)"
+                break
+    if not why:
+        return True, ""
+    return False, f"期望 (expected): {expected!r}\n  得到 (got): {got!r}\n  ({why})"
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    cases = []
+    for _ in range(5):
+        k, n = rng.randint(1, 4), rng.randint(1, 5)
+        cases.append(([[f"{chr(97 + s)}{i}" for i in range(n)] for s in range(k)],))
+    return cases
+
+
+EXERCISES = (
+    Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
+        ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
+        ([["x1", "y1"], ["x2", "y2"], ["x3", "y3"]],),
+    ), hint="sacrebleu 的 refs[k][i] 是第 k 套参考的第 i 句；要得到 out[i][k]：一个 list，"
+            "每个句段的参考是一个 list（tuple 也可以，例如 list(zip(*refs))）。",
+        judge=_judge_per_segment, forbidden=("bleu_lesson.bleu.references_from_streams",),
+        generate=_hidden),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("种子的单参考例子：sacrebleu 的 `sentence_bleu`（默认设置）给 0.4301，NLTK 的 `sentence_bleu` "
+       "（默认设置）印出来是 0.0000。为什么不同？",
+       ("平滑的默认值不同：sacrebleu 用 `exp` 平滑，NLTK 的 `method0` 只把 0 换成极小的正数（约 8.2e-78）", True,
+        "p_4 = 0/3：`exp` 把它换成 1/6，得 0.4301；`method0` 换成最小的正浮点数，分数极小但不是 0。"),
+       ("NLTK 算错了", False, "两个工具都按自己的规则算对了；BLEU 是一族公式，旋钮不同分数就不同。"),
+       ("分词不同：sacrebleu 用 13a", False, "这个例子没有标点，13a 和按空白切分的结果相同。"),
+       ("参考长度的平局规则不同", False, "只有一条参考，谈不上平局；两者都用 r = 7。")),
+    question("把按句子排的参考列表（`refs[i][k]`）直接交给 sacrebleu 的 `corpus_bleu`，会发生什么？",
+       ("不报错，给出另一个分数：81.50 变成 67.13，签名里是 `nrefs:3`", True,
+        "sacrebleu 要的是一套一套的参考 (`refs[k][i]`)；排错时它把行列对调着读，还悄悄丢掉了第 3 句。"),
+       ("抛出 ValueError", False, "sacrebleu 不检查这一点；报错的是本库的 `corpus_bleu`（收到 sacrebleu 的排法时）。"),
+       ("分数不变，两种排法等价", False, "两种排法只是类型相同，行列是对调的，分数从 81.50 变成 67.13。"),
+       ("sacrebleu 会自动转换排法", False, "它不会转换；要自己用 `references_from_streams` 转。")),
+    question("候选 “The cat  is on the mat”（cat 后面两个空格），参考 “The cat is on the mat”。"
+       "用 d2l 的 `split(' ')` 分词，分数从 1 掉到 0.6841。为什么？",
+       ("`split(' ')` 按一个空格切，两个空格之间多出一个空字符串词元 ''：c 变成 7，跨过它的 n 元组都不匹配", True,
+        "`split()`（不给参数）把连续空白当成一处，就没有这个问题。"),
+       ("d2l 区分大小写", False, "候选和参考的大小写一样，大小写不是原因。"),
+       ("d2l 的权重 1/2^n 加起来不是 1", False, "权重相同的情况下，`split()` 给 1，`split(' ')` 给 0.6841，差别来自分词。"),
+       ("d2l 只用第一条参考", False, "这个例子本来就只有一条参考。")),
+)

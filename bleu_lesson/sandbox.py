@@ -1,0 +1,363 @@
+"""A sandbox for running a student's notebook kernel: what it protects, and what not.
+
+``Sandbox`` starts one command (a Jupyter kernel) in a throwaway environment built with
+tools Linux already has, and kills it, with every process it started, on demand.
+Three backends, chosen by ``backend()`` (the first that works on this machine):
+
+``bwrap`` (bubblewrap)
+    * its own PID namespace: the kernel is PID 2 of a namespace whose init dies with the
+      checker (``--die-with-parent``); killing the sandbox kills every process a
+      submission started, detached (``setsid``, double fork) or not. The checker is not
+      visible inside and cannot be signalled.
+    * its own network namespace (loopback only): no network; its own IPC and UTS
+      namespaces; a new terminal session (no ``TIOCSTI`` on the checker's terminal).
+    * a file system made of read-only bind mounts of only what Python needs: ``/usr``,
+      ``/etc``, the Python installation, the virtual environment, the ``bleu_lesson``
+      package folder (not the repository around it: the instructor's notebooks are not
+      visible), the WMT22 data folder when ``BLEU_LESSON_WMT22_DIR`` is set; a private
+      ``/tmp`` (tmpfs); one writable work folder holding a copy of the submission.
+    * as root: the command runs as ``nobody`` (``setpriv``: real uid/gid 65534, no
+      supplementary groups, no capabilities, ``no_new_privs``).
+``unshare`` (util-linux)
+    PID, network, IPC and UTS namespaces as above, the unprivileged user where Python is
+    readable by others, and a mount namespace in which the Python installation, the
+    virtual environment and the package are remounted read-only and the repository's
+    ``notebooks/`` folder is hidden; but the rest of the host's file system is there:
+    files the kernel's user can read or write elsewhere (instructor notebooks kept in
+    another folder, for one) are in reach.
+``none`` (no namespaces allowed, e.g. some containers)
+    resource limits and a process group killed as a whole. A process that leaves the
+    group (``setsid``) can survive; the network is open; the files of the user running
+    the checker can be read and written. ``bleu-lesson check`` says so in its output.
+
+Every backend applies resource limits (``prlimit``): address space (default 2 GiB),
+CPU time, number of processes, size of a written file, open files; a scrubbed
+environment (only ``PATH``, ``HOME``, ``TMPDIR``, locale, the data folder); and a
+private work folder under the system's temporary folder, removed by ``close()``.
+
+The kernel's sockets (Unix sockets, since there is no network) live in a folder that is
+handed to the checker's user once the kernel is up, so the sandboxed code cannot swap a
+socket for a link to another socket of the host.
+
+What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
+sends back is untrusted data; ``bleu_lesson.judge`` reads only plain values and judges
+them in the checker. Nor does it stop a student from copying code shown in the course
+into an answer (the library source is readable, by design), or from using up what it is
+given: the CPU time, memory per process (not in total: there are no cgroups), the
+process count (shared by all sandboxes running as ``nobody`` at once), disk space in the
+work folder (each file at most ``file_size``, but not their number; ``/tmp`` is a
+256 MiB tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A
+kernel exploit escapes any of these sandboxes: for hostile code at scale, run the
+checker itself in a virtual machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Limits", "Sandbox", "backend", "describe", "BACKENDS", "PREFIX"]
+
+BACKENDS = ("bwrap", "unshare", "none")
+PREFIX = "bleu-lesson-check-"
+NOBODY = 65534
+GiB = 1024 ** 3
+TMPFS_SIZE = 256 * 1024 ** 2  # the private /tmp and /dev/shm under bubblewrap
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one sandbox (``None``: not limited)."""
+
+    memory: int | None = 2 * GiB          # address space, bytes (RLIMIT_AS)
+    cpu_seconds: int | None = 600         # CPU time (RLIMIT_CPU)
+    processes: int | None = 256           # processes of the sandbox's user (RLIMIT_NPROC)
+    file_size: int | None = 256 * 1024 ** 2  # largest file written (RLIMIT_FSIZE)
+    open_files: int | None = 1024         # RLIMIT_NOFILE
+
+    def __post_init__(self) -> None:
+        for name in ("memory", "cpu_seconds", "processes", "file_size", "open_files"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value <= 0):
+                raise ValueError(f"Limits.{name} must be a positive int or None, "
+                                 f"got {value!r}")
+
+    def prlimit_args(self) -> list[str]:
+        """The limits as ``prlimit`` options.
+
+        >>> Limits(memory=2 * GiB, cpu_seconds=60, processes=None, file_size=None,
+        ...        open_files=None).prlimit_args()
+        ['--as=2147483648', '--cpu=60']
+        """
+        pairs = [("as", self.memory), ("cpu", self.cpu_seconds), ("nproc", self.processes),
+                 ("fsize", self.file_size), ("nofile", self.open_files)]
+        return [f"--{name}={value}" for name, value in pairs if value is not None]
+
+
+def _probe(cmd: list[str]) -> bool:
+    try:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=20).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+@functools.cache
+def backend() -> str:
+    """The strongest backend this machine allows: ``"bwrap"``, ``"unshare"`` or ``"none"``.
+
+    ``BLEU_LESSON_SANDBOX`` (one of those names) chooses one by hand."""
+    wanted = os.environ.get("BLEU_LESSON_SANDBOX")
+    if wanted is not None:
+        if wanted not in BACKENDS:
+            raise ValueError(f"BLEU_LESSON_SANDBOX must be one of {', '.join(BACKENDS)}, "
+                             f"got {wanted!r}")
+        return wanted
+    bwrap, unshare = shutil.which("bwrap"), shutil.which("unshare")
+    if bwrap and _probe([bwrap, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net",
+                         "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "true"]):
+        return "bwrap"
+    if unshare and _probe([unshare, "--pid", "--fork", "--net", "--ipc", "--uts",
+                           "--kill-child", "true"]):
+        return "unshare"
+    return "none"
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _others_can_run(path: Path) -> bool:
+    """Whether a user other than the owner can reach and run ``path`` (mode bits)."""
+    try:
+        path = path.resolve()
+        return all(p.stat().st_mode & 0o001 for p in [*path.parents]) and \
+            bool(path.stat().st_mode & 0o005)
+    except OSError:
+        return False
+
+
+def _python_paths() -> list[Path]:
+    """Folders Python needs to run the kernel: the installation, the venv, the package."""
+    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix),
+             Path(sys.base_exec_prefix)}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        p = sysconfig.get_path(key)
+        if p:
+            paths.add(Path(p))
+    package = Path(__file__).resolve().parent  # the package folder only, not the repo
+    paths.add(package)
+    exe = Path(os.path.abspath(sys.executable))
+    paths.add(exe.parent)
+    paths.add(exe.resolve().parent)
+    real = sorted({p.resolve() for p in paths if p.exists()}, key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for folder in real:  # drop folders inside one already kept
+        if not any(_within(folder, k) for k in kept):
+            kept.append(folder)
+    return kept
+
+
+class Sandbox:
+    """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
+
+    ``workdir`` is the only writable folder (besides a private ``/tmp``); ``home`` and
+    ``tmp`` are inside it. Use as a context manager to be sure it is cleaned up.
+    """
+
+    def __init__(self, limits: Limits | None = None, *, kind: str | None = None,
+                 readable: tuple[str | Path, ...] = ()) -> None:
+        self.limits = limits or Limits()
+        self.kind = kind or backend()
+        if self.kind not in BACKENDS:
+            raise ValueError(f"kind must be one of {', '.join(BACKENDS)}, got {self.kind!r}")
+        self.readable = [Path(p).resolve() for p in readable if Path(p).exists()]
+        self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
+        self.home = self.workdir / "home"
+        self.tmp = self.workdir / "tmp"
+        self.nbdir = self.workdir / "nb"
+        self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
+        for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
+            d.mkdir()
+        self.as_nobody = _as_nobody(self.kind)
+        if self.as_nobody:
+            for d in (self.workdir, self.home, self.tmp, self.nbdir, self.ipcdir):
+                os.chown(d, NOBODY, NOBODY)
+        self.proc: subprocess.Popen | None = None
+        self.killed = False
+
+    # -- the environment ------------------------------------------------------------
+
+    def environment(self) -> dict[str, str]:
+        """The scrubbed environment: nothing of the checker's own is passed on."""
+        bindir = os.path.dirname(os.path.abspath(sys.executable))
+        env = {
+            "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(self.home), "TMPDIR": str(self.tmp),
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
+            "MPLCONFIGDIR": str(self.home / ".matplotlib"),
+            "IPYTHONDIR": str(self.home / ".ipython"),
+            "JUPYTER_RUNTIME_DIR": str(self.home / ".jupyter-runtime"),
+            "JUPYTER_CONFIG_DIR": str(self.home / ".jupyter"),
+            "JUPYTER_DATA_DIR": str(self.home / ".jupyter-data"),
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+            "BLEU_LESSON_SANDBOXED": self.kind,
+        }
+        data = os.environ.get("BLEU_LESSON_WMT22_DIR")
+        if data and Path(data).is_dir():
+            env["BLEU_LESSON_WMT22_DIR"] = str(Path(data).resolve())
+        return env
+
+    def _mounts(self) -> list[str]:
+        args = ["--ro-bind", "/usr", "/usr"]
+        for name in ("bin", "lib", "lib64", "lib32", "sbin"):
+            p = Path("/") / name
+            if p.is_symlink():
+                args += ["--symlink", os.readlink(p), str(p)]
+            elif p.is_dir():
+                args += ["--ro-bind", str(p), str(p)]
+        tmpfs = str(TMPFS_SIZE)  # in memory: bounded
+        args += ["--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/tmp",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
+        system = [Path("/usr"), Path("/etc")]
+        binds = [(p, "--ro-bind") for p in _python_paths()]
+        data = self.environment().get("BLEU_LESSON_WMT22_DIR")
+        if data:
+            binds.append((Path(data), "--ro-bind"))
+        binds += [(p, "--ro-bind") for p in self.readable]
+        binds.append((self.workdir, "--bind"))
+        made: set[Path] = {Path("/"), Path("/tmp")}
+        for path, how in binds:
+            if how == "--ro-bind" and any(_within(path, s) for s in system):
+                continue  # already visible, read-only, through /usr or /etc
+            for parent in reversed(path.parents):
+                if parent in made or any(_within(parent, s) for s in system):
+                    continue
+                args += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+            args += [how, str(path), str(path)]
+            made.add(path)
+        return args
+
+    def command(self, argv: list[str]) -> list[str]:
+        """The full command line that runs ``argv`` inside this sandbox."""
+        inner = list(argv)
+        prlimit = shutil.which("prlimit")
+        if prlimit and self.limits.prlimit_args():
+            inner = [prlimit, *self.limits.prlimit_args(), "--", *inner]
+        if self.as_nobody:
+            setpriv = shutil.which("setpriv") or "setpriv"
+            inner = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                     "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", *inner]
+        if self.kind == "bwrap":
+            return [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--unshare-pid",
+                    "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                    "--new-session", *self._mounts(), "--chdir", str(self.nbdir), "--",
+                    *inner]
+        if self.kind == "unshare":
+            return [shutil.which("unshare") or "unshare", "--pid", "--fork", "--kill-child",
+                    "--mount", "--propagation", "private", "--mount-proc", "--net", "--ipc",
+                    "--uts", "--", "/bin/sh", "-c", self._unshare_script(), "sh", *inner]
+        return inner
+
+    def _unshare_script(self) -> str:
+        """Shell run inside unshare's mount namespace before the command: the Python
+        folders and the package read-only, the repository's notebooks hidden. Any failure
+        stops the sandbox."""
+        import shlex
+
+        lines = ["set -e"]
+        for folder in _python_paths():
+            q = shlex.quote(str(folder))
+            lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
+        notebooks = Path(__file__).resolve().parent.parent / "notebooks"
+        if notebooks.is_dir():
+            lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                         f"{shlex.quote(str(notebooks))}")
+        lines.append('exec "$@"')
+        return "\n".join(lines)
+
+    # -- running ----------------------------------------------------------------------
+
+    def start(self, argv: list[str], **popen) -> subprocess.Popen:
+        """Start ``argv`` in the sandbox (its own session: one group to kill)."""
+        if self.proc is not None or self.killed:
+            raise RuntimeError("this sandbox already ran a command, or was killed")
+        self.proc = subprocess.Popen(self.command(argv), env=self.environment(),
+                                     cwd=self.nbdir, stdin=subprocess.DEVNULL,
+                                     start_new_session=True, **popen)
+        return self.proc
+
+    def seal_sockets(self) -> None:
+        """Once the kernel has bound its sockets: make their folder the checker's, so the
+        sandboxed code cannot swap a socket for a link to some other socket of the host
+        (the checker reconnects to the same paths)."""
+        if self.as_nobody:
+            os.chown(self.ipcdir, os.geteuid(), os.getegid())
+            os.chmod(self.ipcdir, 0o755)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """Kill everything the sandbox runs, now, whatever holds a pipe."""
+        self.killed = True
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process in D state
+            pass
+
+    def close(self) -> None:
+        """Kill the sandbox and remove its work folder."""
+        self.kill()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def describe(self) -> str:
+        return describe(self.kind)
+
+
+def _as_nobody(kind: str) -> bool:
+    # bwrap rebuilds the folders above Python world-readable; unshare cannot, so an
+    # interpreter under /root (pyenv) keeps the checker's uid there
+    return os.geteuid() == 0 and (
+        kind == "bwrap" or (kind == "unshare" and _others_can_run(Path(sys.executable))))
+
+
+def describe(kind: str | None = None) -> str:
+    """One line for the checker's output: which sandbox, and what it lacks."""
+    kind = kind or backend()
+    user = "as nobody" if _as_nobody(kind) else f"as uid {os.geteuid()}"
+    if kind == "bwrap":
+        return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
+    if kind == "unshare":
+        return (f"sandbox: unshare (PID and network namespaces, read-only package, {user}); "
+                "WARNING: the host's other files are in reach inside")
+    return ("sandbox: NONE (namespaces unavailable): resource limits and a process "
+            "group only; WARNING: submissions can read and write your files, use the "
+            "network, and a process that leaves its group can survive")

@@ -1,0 +1,151 @@
+"""The judging protocol without a kernel: the child's code run here, the parent's verdict.
+
+The child's code (``judge.CHILD_SOURCE``) is executed in a plain namespace standing in
+for the learner's kernel; its JSON reply goes through ``judge.judge_exercise`` exactly
+as a kernel's would. Replies a hostile kernel could forge are built by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from bleu_lesson import judge
+from bleu_lesson.exercises import EXERCISES
+from bleu_lesson.stats import BleuStats
+
+MARKER = "BLEU-LESSON-UNAVAILABLE-test: "
+
+
+def _reply(ex, answer, cases):
+    ns = {ex.answer_name: answer} if answer is not None else {}
+    exec(judge.CHILD_SOURCE, ns)
+    payload = json.dumps([judge.encode(list(c)) for c in cases])
+    return json.loads(ns["__bleu_lesson_judge__"](ex.answer_name, ex.kind, list(ex.forbidden),
+                                                 payload, MARKER))
+
+
+def _verdict(exercise_id, answer, hidden=()):
+    ex = EXERCISES[exercise_id]
+    cases = [tuple(c) for c in ex.cases] + list(hidden)
+    return judge.judge_exercise(ex, _reply(ex, answer, cases), cases, len(hidden))
+
+
+def right_bp(c, r):
+    return 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
+
+
+def test_a_right_answer_passes_fixed_and_hidden_cases():
+    ex = EXERCISES["4.1"]
+    hidden = ex.hidden_cases(random.Random(7))
+    v = _verdict("4.1", right_bp, hidden)
+    assert v.status == "pass" and f"{len(ex.cases) + len(hidden)}/" in v.detail
+
+
+def test_a_lookup_table_of_the_fixed_cases_fails_the_hidden_ones():
+    ex = EXERCISES["4.1"]
+    table = {case: right_bp(*case) for case in ex.cases}  # the learner saw these inputs
+    hidden = ex.hidden_cases(random.Random(3))
+    hidden = [h for h in hidden if h not in table]
+    assert hidden
+    assert _verdict("4.1", lambda c, r: table.get((c, r), 0.5)).status == "pass"
+    v = _verdict("4.1", lambda c, r: table.get((c, r), 0.5), hidden)
+    assert v.status == "fail" and "hidden" in v.detail
+
+
+def test_hidden_cases_depend_on_the_seed():
+    ex = EXERCISES["6.1"]
+    assert ex.hidden_cases(random.Random(1)) != ex.hidden_cases(random.Random(2))
+
+
+def test_an_int_subclass_arrives_as_its_plain_value():
+    class AlwaysEqual(int):
+        def __eq__(self, other):
+            return True
+        __hash__ = int.__hash__
+
+    v = _verdict("4.2", lambda c, lens: AlwaysEqual(0))
+    assert v.status == "fail" and "得到 (got): 0" in v.detail
+
+
+def test_the_library_function_is_refused_and_unavailable_while_judged():
+    from bleu_lesson import brevity_penalty
+
+    v = _verdict("4.1", brevity_penalty)
+    assert v.status == "fail" and "library's own function" in v.detail
+    v = _verdict("4.1", lambda c, r: brevity_penalty(c, r))
+    assert v.status == "fail" and "bleu_lesson.brevity.brevity_penalty" in v.detail
+    assert brevity_penalty(6, 7) == pytest.approx(math.exp(1 - 7 / 6))  # restored after
+
+
+def test_unserialisable_values_fail_with_a_clear_detail():
+    v = _verdict("4.1", lambda c, r: object())
+    assert v.status == "fail" and "not a plain value" in v.detail
+
+
+def test_stubs_and_missing_answers_are_not_done():
+    def stub(c, r):
+        raise NotImplementedError
+
+    assert _verdict("4.1", stub).status == "not-done"
+    assert _verdict("4.1", ...).status == "not-done"
+    assert _verdict("4.1", None).status == "not-done"  # not defined at all
+
+
+def test_an_answer_that_raises_is_an_error_with_its_input():
+    v = _verdict("4.1", lambda c, r: 1 / 0)
+    assert v.status == "error" and "ZeroDivisionError" in v.detail and "6, 7" in v.detail
+
+
+def test_mutating_the_input_fails():
+    def sorts(scores):
+        scores.sort()
+        k = len(scores) // 40
+        return (scores[-1 - k] - scores[k]) / 2
+
+    v = _verdict("9.1", sorts)
+    assert v.status == "fail" and "changed its input" in v.detail
+
+
+def test_bleustats_inputs_travel_both_ways():
+    def corpus(stats):
+        total = sum(stats)
+        ps = [m / t for m, t in zip(total.matches, total.totals)]
+        if min(ps) == 0:
+            return 0.0
+        bp = 1.0 if total.hyp_len > total.ref_len else math.exp(1 - total.ref_len / total.hyp_len)
+        return bp * math.exp(sum(math.log(p) for p in ps) / 4)
+
+    assert _verdict("7.1", corpus).status == "pass"
+
+
+@pytest.mark.parametrize("reply", [
+    {"status": "pass"},                                        # a verdict, not values
+    {"status": "done", "results": []},                         # too few results
+    {"status": "done", "results": [{"value": 1.0, "after": [6, 7]}] * 99},  # too many
+    {"status": "done", "results": [{"value": {"__object__": "x"}, "after": [6, 7]}] * 6},
+    "pass",
+    None,
+])
+def test_forged_replies_never_pass(reply):
+    ex = EXERCISES["4.1"]
+    cases = [tuple(c) for c in ex.cases]
+    assert judge.judge_exercise(ex, reply, cases, 0).status != "pass"
+
+
+def test_decode_makes_exact_types_and_refuses_anything_else():
+    value = [1, 2.5, "x", None, True, {"__tuple__": ["a", "b"]}, {"__float__": "nan"},
+             {"__dict__": [["k", 1]]}, {"__BleuStats__": [2, 2, [2, 1], [2, 1]]}]
+    out = judge.decode(value)
+    assert out[:5] == [1, 2.5, "x", None, True] and out[5] == ("a", "b")
+    assert math.isnan(out[6]) and out[7] == {"k": 1}
+    assert out[8] == BleuStats(2, 2, (2, 1), (2, 1))
+    for bad in ({"__class__": "os.system"}, {"__tuple__": "ab"}, {"a": 1, "b": 2},
+                {"__BleuStats__": [2, 2, [2.0], [2]]}):
+        with pytest.raises(ValueError):
+            judge.decode(bad)
+    assert judge.decode(judge.encode(((1, [2.0]), {"a": float("inf")}))) == \
+        ((1, [2.0]), {"a": float("inf")})
