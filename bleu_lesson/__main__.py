@@ -25,6 +25,7 @@ import math
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
@@ -46,7 +47,7 @@ class CLIError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is a single line on stderr (and exit code 2)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
 
 
