@@ -45,6 +45,9 @@ POLICY: list[tuple[str, str, str]] = [
     (r"^pip install\b", "skip", "installs into the current environment; `make venv` makes "
                                 "the same install (pip install -e .) for every run"),
     (r"\bbleu-lesson check submissions/", "skip", "needs the students' submissions/*.ipynb"),
+    (r"^(cd \S+|nbgrader )", "skip", "the nbgrader route works inside a course folder with "
+                                     "students' submissions; tests/test_nbgrader.py runs "
+                                     "generate_assignment and autograde on chapter 04"),
     (r"^(\S*/)?jupyter lab\b", "help", "starts a server: --version shows it is installed"),
     (r"^\S*pytest\b", "collect", "collection only: the suite itself runs the notebooks"),
 ]

@@ -215,9 +215,11 @@ def _tool_score(name: str) -> float:
     if name == "hf":
         # 13a: 7 candidate tokens, shortest reference 7 (BP 1); p = 7/7, 6/6, 5/5, 3/4
         return (3 / 4) ** 0.25
-    assert name == "d2l"
-    # split(' '), first reference only: "The cat is on the mat." has no 4-gram in it: 0
-    return 0.0
+    assert name in ("d2l", "d2l-en")
+    # split(' '), first reference only, k = 2 with weights 1/2, 1/4 (both books; 6 tokens >= k,
+    # so d2l-zh and d2l-en agree): p1 = 6/6, p2 = 4/5 ("is on" is not in the reference),
+    # BP = exp(1 - 7/6)
+    return math.exp(1 - 7 / 6) * (6 / 6) ** (1 / 2) * (4 / 5) ** (1 / 4)
 
 
 def test_tools_explorer_names_the_tool_and_its_score():
