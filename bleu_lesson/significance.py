@@ -23,7 +23,7 @@ from .bleu import BleuResult, BleuScorer
 from .stats import BleuStats, sum_stats
 
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "bootstrap_ci", "bootstrap_indices",
-           "paired_bootstrap", "paired_p_value", "resample_scores"]
+           "holm", "paired_bootstrap", "paired_p_value", "resample_scores"]
 
 
 @dataclass(frozen=True)
@@ -155,26 +155,44 @@ def paired_bootstrap(baseline: Sequence[str], system: Sequence[str], references,
     base_scores = resample_scores(base_stats, scorer, idx)
     sys_scores = resample_scores(sys_stats, scorer, idx)
     mean, ci = _estimate_ci(sys_scores)
-    return PairedBootstrapResult(base_score, sys_score,
-                                 paired_p_value(base_score, sys_score, base_scores, sys_scores),
-                                 mean, ci, n_samples, seed)
+    p_value = paired_p_value(base_scores, sys_scores, sys_score - base_score)
+    return PairedBootstrapResult(base_score, sys_score, p_value, mean, ci, n_samples, seed)
 
 
-def paired_p_value(baseline: float, system: float, baseline_scores: Sequence[float],
-                   system_scores: Sequence[float]) -> float:
-    """The paired bootstrap p-value from two systems' scores on the same resamples.
+def paired_p_value(base_scores: Sequence[float], sys_scores: Sequence[float],
+                   observed: float) -> float:
+    """The paired bootstrap p-value: (c + 1) / (n + 1), c = #{i : |Δ_i| - mean|Δ| > |observed|}.
 
-    p = (c + 1) / (n + 1), c = #{i : |Δ_i| - mean|Δ| > |system - baseline|}; any metric's
-    scores will do (chapter 10 uses it for chrF and TER too).
+    ``base_scores[i]`` and ``sys_scores[i]`` are the two systems' scores on resample i.
 
-    >>> paired_p_value(0.30, 0.30, [0.30, 0.31], [0.31, 0.30])
-    0.3333333333333333
+    >>> paired_p_value([0.30, 0.31, 0.29], [0.32, 0.30, 0.31], 0.01)   # |Δ| = .02 .01 .02
+    0.25
     """
-    if len(baseline_scores) != len(system_scores) or not system_scores:
-        raise ValueError("baseline_scores and system_scores must be non-empty and as long "
-                         "as each other (the same resamples)")
-    diffs = [abs(s - b) for s, b in zip(system_scores, baseline_scores, strict=True)]
+    diffs = [abs(s - b) for s, b in zip(sys_scores, base_scores, strict=True)]
+    if not diffs:
+        raise ValueError("paired_p_value needs at least one resample")
     centre = sum(diffs) / len(diffs)
-    observed = abs(baseline - system)
-    exceed = sum(1 for d in diffs if d - centre > observed)
+    exceed = sum(1 for d in diffs if d - centre > abs(observed))
     return (exceed + 1) / (len(diffs) + 1)
+
+
+def holm(p_values: dict, alpha: float = 0.05) -> dict:
+    """Holm's step-down correction: which hypotheses are rejected at family-wise level alpha.
+
+    Sort the m p-values; reject while p_(i) <= alpha / (m - i) (i = 0, 1, …), then stop.
+    Bonferroni's rule is the first step applied to all: p <= alpha / m.
+
+    >>> holm({"a": 0.001, "b": 0.02, "c": 0.04})   # 0.001 <= .05/3, 0.02 <= .05/2, 0.04 <= .05
+    {'a': True, 'b': True, 'c': True}
+    >>> holm({"a": 0.02, "b": 0.02, "c": 0.04})    # 0.02 > .05/3: nothing is rejected
+    {'a': False, 'b': False, 'c': False}
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    order = sorted(p_values, key=lambda key: p_values[key])
+    rejected = dict.fromkeys(p_values, False)
+    for i, key in enumerate(order):
+        if p_values[key] > alpha / (len(order) - i):
+            break
+        rejected[key] = True
+    return rejected
