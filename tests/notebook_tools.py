@@ -15,17 +15,21 @@ _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)
 
 
 # Chapters that need the real WMT22 data, which is never downloaded during tests.
-NEEDS_WMT22 = ("09_wmt22_case_study.ipynb",)
+NEEDS_WMT22 = ("09_wmt22_case_study.ipynb", "10_bleu_and_people.ipynb")
+# Chapters whose "预期输出" blocks stand BEFORE the code cell they document (predict, then
+# run; CONVENTIONS.md §2): the block is compared with the next code cell's output.
+EXPECTED_BEFORE = ("10_bleu_and_people.ipynb",)
 WMT22_README = "the WMT22 test data lives in ../shared/data/wmt22 (see its README)"
 
 
 def wmt22_unavailable() -> str | None:
     """Why the WMT22 chapters cannot run here, or None when the data is local or cached."""
-    from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22
+    from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22, load_wmt22_human
 
     try:
         for pair in ("zh-en", "en-zh"):
             load_wmt22(pair, download=False)
+        load_wmt22_human("zh-en", download=False)  # chapter 10's human judgments
     except DatasetNotFoundError as exc:
         first = str(exc).splitlines()[0]
         return f"WMT22 data not available ({first}); {WMT22_README}"
@@ -74,6 +78,8 @@ class Documented:
 
 def documented_outputs(path: Path) -> list[Documented]:
     nb = load(path)
+    if path.name in EXPECTED_BEFORE:
+        return _documented_before(path.name, nb)
     found = []
     last_code = None
     for i, cell in enumerate(nb["cells"]):
@@ -83,6 +89,21 @@ def documented_outputs(path: Path) -> list[Documented]:
             for m in _EXPECTED.finditer(source(cell)):
                 actual = output_text(last_code) if last_code is not None else None
                 found.append(Documented(path.name, i, m.group(2), actual))
+    return found
+
+
+def _documented_before(name: str, nb: dict) -> list[Documented]:
+    """Blocks that document the next code cell (``Documented.actual``: that cell's output)."""
+    found = []
+    cells = nb["cells"]
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown":
+            continue
+        following = next((c for c in cells[i + 1:]
+                          if c["cell_type"] == "code" and source(c).strip()), None)
+        for m in _EXPECTED.finditer(source(cell)):
+            actual = output_text(following) if following is not None else None
+            found.append(Documented(name, i, m.group(2), actual))
     return found
 
 

@@ -1,0 +1,93 @@
+"""chrF and TER of the WMT22 zh-en systems, computed once by sacrebleu and shipped.
+
+sacrebleu's corpus TER takes about half a minute per WMT22 zh-en system, so chapter 10
+reads these tables instead of recomputing them. ``tools/make_metric_cache.py`` wrote them
+with sacrebleu (its version and the metrics' signatures are stored beside the numbers):
+
+- ``metric_cache.json``: per system and reference set ("A", "B", "A+B") the summed
+  sacrebleu statistics and the score; the SHA-256 of the segment file;
+- ``metric_cache_segments.json.gz``: per system its per-segment statistics against
+  reference A, what a bootstrap over segments resamples.
+
+Scores are computed from statistics by sacrebleu's own ``_compute_score_from_stats``: chrF
+from character n-gram counts, TER = edits / reference words. Nothing here reimplements them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+__all__ = ["METRICS", "REFERENCE_SETS", "MetricCache", "load_metric_cache", "sacrebleu_metric"]
+
+#: The cached metrics and whether higher is better.
+METRICS: dict[str, bool] = {"chrF": True, "TER": False}
+#: Reference sets of the cached tables.
+REFERENCE_SETS: tuple[str, ...] = ("A", "B", "A+B")
+_META = "metric_cache.json"
+
+
+def sacrebleu_metric(metric: str):
+    """A sacrebleu metric object with default settings: ``CHRF()`` or ``TER()``."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(map(repr, METRICS))}, "
+                         f"got {metric!r}")
+    from sacrebleu.metrics import CHRF, TER
+
+    return CHRF() if metric == "chrF" else TER()
+
+
+@dataclass(frozen=True)
+class MetricCache:
+    """The shipped chrF/TER tables (``load_metric_cache``)."""
+
+    sacrebleu_version: str
+    signatures: dict[str, str]
+    n_segments: int
+    systems: dict  # metric -> refset -> system -> {"score", "stats"}
+    segments: dict  # metric -> system -> per-segment stats (reference A)
+
+    def scores(self, metric: str, refset: str = "A") -> dict[str, float]:
+        """System -> corpus score (0-100) of one metric against one reference set."""
+        if metric not in METRICS:
+            raise ValueError(f"metric must be one of {', '.join(map(repr, METRICS))}, "
+                             f"got {metric!r}")
+        if refset not in REFERENCE_SETS:
+            raise ValueError(f"refset must be one of {', '.join(map(repr, REFERENCE_SETS))}, "
+                             f"got {refset!r}")
+        return {name: entry["score"] for name, entry in self.systems[metric][refset].items()}
+
+    def segment_stats(self, metric: str, system: str) -> list[list[float]]:
+        """One system's per-segment sacrebleu statistics against reference A."""
+        if system not in self.segments[metric]:
+            raise ValueError(f"no cached {metric} for system {system!r}")
+        return self.segments[metric][system]
+
+    def resampled(self, metric: str, system: str, indices) -> list[float]:
+        """The corpus score on each bootstrap resample (row i of ``indices`` = resample i)."""
+        import numpy as np
+
+        scorer = sacrebleu_metric(metric)
+        table = np.asarray(self.segment_stats(metric, system), dtype=float)
+        return [scorer._compute_score_from_stats(list(table[row].sum(axis=0))).score
+                for row in indices]
+
+
+@lru_cache(maxsize=1)
+def load_metric_cache() -> MetricCache:
+    """Read the shipped tables; the segment file must have the SHA-256 the metadata records."""
+    root = resources.files("bleu_lesson")
+    meta = json.loads(root.joinpath(_META).read_text(encoding="utf-8"))
+    packed = root.joinpath(meta["segments_file"]).read_bytes()
+    actual = hashlib.sha256(packed).hexdigest()
+    if actual != meta["segments_sha256"]:
+        raise ValueError(f"{meta['segments_file']} is corrupted or from another run: expected "
+                         f"sha256 {meta['segments_sha256']}, got {actual}; regenerate it with "
+                         "tools/make_metric_cache.py")
+    segments = json.loads(gzip.decompress(packed).decode("utf-8"))
+    return MetricCache(meta["sacrebleu_version"], meta["signatures"], meta["n_segments"],
+                       meta["systems"], segments)
