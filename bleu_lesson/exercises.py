@@ -251,3 +251,8 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in [
     ), tolerance=1e-12,
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半。"),
 ]}
+
+
+# --- branch ch10: chapter 10's exercises from bleu_lesson/chapters/ch10.py --------------
+# (until the chapters/ registry of branch sandbox is merged; then delete these lines)
+from .chapters import ch10 as _ch10  # noqa: E402, F401  (it adds 10.1-10.3 to EXERCISES)

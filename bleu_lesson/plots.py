@@ -17,7 +17,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from .bleu import sentence_bleu  # noqa: E402
 from .brevity import brevity_penalty  # noqa: E402
 
-__all__ = ["plot_brevity_penalty", "plot_means", "plot_reference_ceiling", "plot_bars"]
+__all__ = ["plot_agreement", "plot_brevity_penalty", "plot_means", "plot_reference_ceiling",
+           "plot_bars"]
 
 
 def _figure(width: float = 6.0, height: float = 3.6) -> tuple[Figure, object]:
@@ -87,4 +88,22 @@ def plot_bars(values: dict[str, float], ylabel: str = "BLEU",
                yerr=[errors[n] for n in names] if errors else None, capsize=3)
     ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
     ax.set_ylabel(ylabel)
+    return fig
+
+
+def plot_agreement(metric: dict[str, float], human: dict[str, float],
+                   xlabel: str = "BLEU", ylabel: str = "human z-score",
+                   title: str | None = None) -> Figure:
+    """One labelled point per system: metric score (x) against the human score (y)."""
+    fig, ax = _figure(7.0, 4.6)
+    names = list(metric)
+    xs, ys = [metric[n] for n in names], [human[n] for n in names]
+    _ = ax.scatter(xs, ys, color="tab:blue", zorder=3)
+    for name, x, y in zip(names, xs, ys, strict=True):
+        _ = ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
     return fig
