@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["METRICS", "REFERENCE_SETS", "MetricCache", "load_metric_cache", "sacrebleu_metric"]
+__all__ = ["METRICS", "REFERENCE_SETS", "MetricCache", "load_metric_cache", "sacrebleu_metric",
+           "system_tables"]
 
 #: The cached metrics and whether higher is better.
 METRICS: dict[str, bool] = {"chrF": True, "TER": False}
@@ -91,3 +92,29 @@ def load_metric_cache() -> MetricCache:
     segments = json.loads(gzip.decompress(packed).decode("utf-8"))
     return MetricCache(meta["sacrebleu_version"], meta["signatures"], meta["n_segments"],
                        meta["systems"], segments)
+
+
+def system_tables(corpus, cache: MetricCache | None = None,
+                  candidates: dict | None = None) -> dict[tuple[str, str], dict[str, float]]:
+    """(metric, refset) -> system -> corpus score (0-100) for BLEU, chrF and TER.
+
+    BLEU is computed here (``BleuScorer``, the corpus's tokenizer); chrF and TER come from
+    the cache. ``candidates`` (default: the corpus's systems plus ``HUMAN-B`` = reference
+    B) are scored against every reference set that does not contain them.
+    """
+    from .bleu import BleuScorer
+
+    cache = cache if cache is not None else load_metric_cache()
+    if candidates is None:
+        candidates = {**corpus.systems, "HUMAN-B": corpus.references["B"]}
+    tables: dict[tuple[str, str], dict[str, float]] = {}
+    for refset in REFERENCE_SETS:
+        names = refset.split("+")
+        which = "both" if len(names) > 1 else names[0]
+        scorer = BleuScorer(corpus.references_for(which), tokenizer=corpus.tokenizer)
+        usable = {n: h for n, h in candidates.items() if not (n == "HUMAN-B" and "B" in names)}
+        tables["BLEU", refset] = {n: 100 * scorer.score(h).score for n, h in usable.items()}
+        for metric in METRICS:
+            cached = cache.scores(metric, refset)
+            tables[metric, refset] = {n: cached[n] for n in usable}
+    return tables
