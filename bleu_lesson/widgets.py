@@ -669,15 +669,18 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     people = {n: human[n] for n in scores}
     counts = concordance(oriented, people)
     judged = counts.pairs - counts.human_ties
-    try:
-        r = f"{pearson(oriented, people):.3f}"
-    except ValueError:
-        r = "—"
+    def shown(statistic) -> str:
+        try:
+            return f"{statistic(oriented, people):.3f}"
+        except ValueError:  # every pair tied, or a constant column
+            return "—"
+
+    r = shown(pearson)
     head = (f"<div><b>{html.escape(metric)}</b> · 参考 (references) {html.escape(refset)} · "
             f"{len(scores)} 个系统 (systems)"
             f"{' · TER 取负号 (lower is better)' if sign < 0 else ''}</div>"
-            f"<div style='font-size:115%'><b>Kendall τ = {kendall_tau(oriented, people):.3f}"
-            f"</b> · pairwise accuracy = {pairwise_accuracy(oriented, people):.3f} "
+            f"<div style='font-size:115%'><b>Kendall τ = {shown(kendall_tau)}"
+            f"</b> · pairwise accuracy = {shown(pairwise_accuracy)} "
             f"({counts.concordant}/{judged}) · Pearson r = {r}</div>")
     rows = [(a, b, f"{sign * dm:+.2f}", f"{dh:+.3f}")
             for a, b, dm, dh in disagreements(oriented, people)[:5]]
