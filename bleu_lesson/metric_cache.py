@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 
 __all__ = ["METRICS", "REFERENCE_SETS", "MetricCache", "load_metric_cache", "sacrebleu_metric",
-           "system_tables"]
+           "resample_totals", "system_tables"]
 
 #: The cached metrics and whether higher is better.
 METRICS: dict[str, bool] = {"chrF": True, "TER": False}
@@ -69,13 +69,31 @@ class MetricCache:
         return self.segments[metric][system]
 
     def resampled(self, metric: str, system: str, indices) -> list[float]:
-        """The corpus score on each bootstrap resample (row i of ``indices`` = resample i)."""
-        import numpy as np
+        """The corpus score on each bootstrap resample (row i of ``indices`` = resample i).
 
+        A resample's statistics are the sum of its segments' rows; sacrebleu scores them.
+        """
         scorer = sacrebleu_metric(metric)
-        table = np.asarray(self.segment_stats(metric, system), dtype=float)
-        return [scorer._compute_score_from_stats(list(table[row].sum(axis=0))).score
-                for row in indices]
+        totals = resample_totals(self.segment_stats(metric, system), indices)
+        return [scorer._compute_score_from_stats(list(row)).score for row in totals]
+
+
+def resample_totals(table, indices):
+    """Row i: the sum of ``table``'s rows listed in ``indices[i]`` (repeats counted).
+
+    Computed as ``W @ table`` with ``W[i, j]`` = how often segment j is in resample i.
+
+    >>> resample_totals([[1, 10], [2, 20], [3, 30]], [[0, 0, 2], [1, 2, 2]]).tolist()
+    [[5.0, 50.0], [8.0, 80.0]]
+    """
+    import numpy as np
+
+    table = np.asarray(table, dtype=float)
+    indices = np.asarray(indices)
+    weights = np.zeros((len(indices), len(table)))
+    rows = np.repeat(np.arange(len(indices)), indices.shape[1])
+    np.add.at(weights, (rows, indices.ravel()), 1.0)
+    return weights @ table
 
 
 @lru_cache(maxsize=1)
@@ -94,24 +112,28 @@ def load_metric_cache() -> MetricCache:
                        meta["systems"], segments)
 
 
-def system_tables(corpus, cache: MetricCache | None = None,
-                  candidates: dict | None = None) -> dict[tuple[str, str], dict[str, float]]:
+def system_tables(corpus, cache: MetricCache | None = None, candidates: dict | None = None,
+                  scorers: dict | None = None) -> dict[tuple[str, str], dict[str, float]]:
     """(metric, refset) -> system -> corpus score (0-100) for BLEU, chrF and TER.
 
     BLEU is computed here (``BleuScorer``, the corpus's tokenizer); chrF and TER come from
     the cache. ``candidates`` (default: the corpus's systems plus ``HUMAN-B`` = reference
-    B) are scored against every reference set that does not contain them.
+    B) are scored against every reference set that does not contain them. ``scorers``
+    (refset -> ``BleuScorer``) is used and filled in, so a caller can reuse the counts.
     """
     from .bleu import BleuScorer
 
     cache = cache if cache is not None else load_metric_cache()
     if candidates is None:
         candidates = {**corpus.systems, "HUMAN-B": corpus.references["B"]}
+    scorers = scorers if scorers is not None else {}
     tables: dict[tuple[str, str], dict[str, float]] = {}
     for refset in REFERENCE_SETS:
         names = refset.split("+")
         which = "both" if len(names) > 1 else names[0]
-        scorer = BleuScorer(corpus.references_for(which), tokenizer=corpus.tokenizer)
+        if refset not in scorers:
+            scorers[refset] = BleuScorer(corpus.references_for(which), tokenizer=corpus.tokenizer)
+        scorer = scorers[refset]
         usable = {n: h for n, h in candidates.items() if not (n == "HUMAN-B" and "B" in names)}
         tables["BLEU", refset] = {n: 100 * scorer.score(h).score for n, h in usable.items()}
         for metric in METRICS:

@@ -14,9 +14,10 @@ It writes ``bleu_lesson/metric_cache_segments.json.gz`` (the per-segment statist
 ``bleu_lesson/metric_cache.json`` (system-level statistics, the sacrebleu version and
 signatures, and the SHA-256 of the segment file). ``bleu_lesson.metric_cache`` reads them.
 
-Usage (about a quarter of an hour of CPU; the argument is the number of processes)::
+Usage (about a quarter of an hour of CPU; the arguments: the number of processes, and the
+reference sets for TER, "A,B" by default)::
 
-    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 .venv/bin/python tools/make_metric_cache.py 2
+    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 .venv/bin/python tools/make_metric_cache.py 2 A,B
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import hashlib
 import json
 import multiprocessing
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,9 +41,18 @@ OUT = ROOT / "bleu_lesson"
 REFSETS = {"A": ("A",), "B": ("B",), "A+B": ("A", "B")}
 
 
+PARTS = Path(tempfile.gettempdir()) / "bleu_lesson_metric_cache_parts"
+
+
 def _job(job: tuple[str, str, str]) -> tuple[str, str, str, list, float]:
-    """One (metric, reference set, system): sacrebleu's per-segment statistics and score."""
+    """One (metric, reference set, system): sacrebleu's per-segment statistics and score.
+
+    Each result is also saved in PARTS, so an interrupted run resumes where it stopped.
+    """
     metric_name, refset, name = job
+    part = PARTS / f"{metric_name}.{refset}.{name}.json"
+    if part.exists():
+        return tuple(json.loads(part.read_text(encoding="utf-8")))
     data = load_wmt22("zh-en", download=False)
     hyps = data.references["B"] if name == "HUMAN-B" else data.systems[name]
     cls = {"chrF": CHRF, "TER": TER}[metric_name]
@@ -54,15 +65,21 @@ def _job(job: tuple[str, str, str]) -> tuple[str, str, str, list, float]:
         assert abs(score - metric.corpus_score(list(hyps), None).score) < 1e-9
     print(f"{metric_name:4s} {refset:3s} {name:18s} {score:7.3f} "
           f"({time.perf_counter() - start:.1f} s)", file=sys.stderr, flush=True)
-    return metric_name, refset, name, stats, score
+    result = (metric_name, refset, name, stats, score)
+    part.write_text(json.dumps(result), encoding="utf-8")
+    return result
 
 
 def main() -> None:
     workers = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    # TER against these reference sets ("A" alone leaves TER's B and A+B tables out)
+    ter_refsets = sys.argv[2].split(",") if len(sys.argv) > 2 else ["A", "B"]
+    PARTS.mkdir(exist_ok=True)
     data = load_wmt22("zh-en", download=False)
     names = [*data.systems, "HUMAN-B"]
-    jobs = [(m, r, n) for m in ("TER", "chrF") for r in REFSETS for n in names
-            if not (n == "HUMAN-B" and "B" in REFSETS[r]) and not (m == "TER" and r == "A+B")]
+    jobs = [(m, r, n) for m in ("chrF", "TER") for r in REFSETS for n in names
+            if not (n == "HUMAN-B" and "B" in REFSETS[r])
+            and not (m == "TER" and r not in ter_refsets)]
     with multiprocessing.Pool(workers) as pool:
         results = pool.map(_job, jobs, chunksize=1)
     # TER against A+B from the same segments' TER against A and against B: sacrebleu's own
@@ -72,7 +89,7 @@ def main() -> None:
     # double the time this script takes.)
     ter = {(r, n): stats for m, r, n, stats, _ in results if m == "TER"}
     scorer = TER()
-    for name in data.systems:
+    for name in data.systems if "B" in ter_refsets else ():
         combined = [[min(a[0], b[0]), (a[1] + b[1]) / 2]
                     for a, b in zip(ter["A", name], ter["B", name], strict=True)]
         total = [sum(col) for col in zip(*combined, strict=True)]
@@ -89,6 +106,8 @@ def main() -> None:
     signatures = {}
     for metric_name, cls in (("chrF", CHRF), ("TER", TER)):
         for refset, refs in REFSETS.items():
+            if refset not in systems[metric_name]:
+                continue
             metric = cls(references=[list(data.references[n]) for n in refs])
             signatures[metric_name, refset] = str(metric.get_signature())
     blob = json.dumps(segments, separators=(",", ":"), sort_keys=True).encode("utf-8")
