@@ -60,7 +60,14 @@ class MetricCache:
         if refset not in REFERENCE_SETS:
             raise ValueError(f"refset must be one of {', '.join(map(repr, REFERENCE_SETS))}, "
                              f"got {refset!r}")
+        if refset not in self.systems[metric]:
+            raise ValueError(f"no cached {metric} against reference {refset}; cached: "
+                             f"{', '.join(self.refsets(metric))}")
         return {name: entry["score"] for name, entry in self.systems[metric][refset].items()}
+
+    def refsets(self, metric: str) -> tuple[str, ...]:
+        """The reference sets this metric was cached for, in ``REFERENCE_SETS`` order."""
+        return tuple(r for r in REFERENCE_SETS if r in self.systems.get(metric, {}))
 
     def segment_stats(self, metric: str, system: str) -> list[list[float]]:
         """One system's per-segment sacrebleu statistics against reference A."""
@@ -137,6 +144,8 @@ def system_tables(corpus, cache: MetricCache | None = None, candidates: dict | N
         usable = {n: h for n, h in candidates.items() if not (n == "HUMAN-B" and "B" in names)}
         tables["BLEU", refset] = {n: 100 * scorer.score(h).score for n, h in usable.items()}
         for metric in METRICS:
+            if refset not in cache.refsets(metric):
+                continue  # not cached (the script can leave TER's B and A+B out)
             cached = cache.scores(metric, refset)
             tables[metric, refset] = {n: cached[n] for n in usable}
     return tables

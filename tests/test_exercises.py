@@ -81,6 +81,11 @@ def mean_of_sentences(stats):  # the classic mistake: average the sentence score
 RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
          "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
          "8.1": right_per_segment, "9.1": right_half_width}
+# chapter 10 (its value exercise 10.1, a number and no function, is in test_ch10_exercises.py)
+from test_ch10_exercises import right_accuracy, right_strongest  # noqa: E402
+
+RIGHT.update({"10.2": right_accuracy, "10.3": right_strongest})
+VALUE_EXERCISES = {"10.1"}
 WRONG = {
     "1.1": lambda text: text.split(),                       # forgets lowercasing
     "2.1": lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)],
@@ -92,6 +97,8 @@ WRONG = {
     "7.1": mean_of_sentences,
     "8.1": lambda streams: streams,                      # keeps sacrebleu's layout
     "9.1": lambda scores: (max(scores) - min(scores)) / 2,  # the full range, not 95%
+    "10.2": lambda metric, human: 1.0,                     # every pair "right"
+    "10.3": lambda metric, human: None,                    # never finds a pair
 }
 
 
@@ -104,7 +111,7 @@ def stub(*args):
 
 
 def test_every_exercise_is_covered():
-    assert set(RIGHT) == set(exercises.EXERCISES) == set(WRONG)
+    assert set(RIGHT) | VALUE_EXERCISES == set(exercises.EXERCISES) == set(WRONG) | VALUE_EXERCISES
 
 
 @pytest.mark.parametrize("ex", sorted(RIGHT))

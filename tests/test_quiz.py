@@ -11,7 +11,7 @@ import pytest
 
 quiz = pytest.importorskip("bleu_lesson.quiz")
 
-CHAPTERS = [f"{n:02d}" for n in range(10)]
+CHAPTERS = [f"{n:02d}" for n in range(11)]  # 00-10
 ALL_QUESTIONS = [(ch, i, q) for ch in CHAPTERS for i, q in enumerate(quiz.QUIZZES.get(ch, ()))]
 IDS = [f"{ch}-q{i + 1}" for ch, i, _ in ALL_QUESTIONS]
 
@@ -147,7 +147,7 @@ def test_answers_keep_the_latest_pick_and_progress_counts_right_ones():
 
 
 def test_unknown_chapter():
-    for bad in ("10", "xx", None):
+    for bad in ("11", "xx", None):
         with pytest.raises(ValueError, match="no quiz for chapter"):
             quiz.Quiz(bad)
         with pytest.raises(ValueError, match="no quiz for chapter"):
