@@ -133,3 +133,21 @@ def test_chrf_system_level_on_all_reference_sets(wmt22_dir):
         refs = [list(data.references[n]) for n in names]
         assert META["systems"]["chrF"][refset]["LanguageX"]["score"] == pytest.approx(
             sacrebleu.corpus_chrf(hyps, refs).score, abs=1e-9)
+
+
+def test_bleu_resampled_is_resample_scores():
+    """The fast sum gives significance.resample_scores' numbers exactly (a synthetic corpus)."""
+    import random
+
+    from bleu_lesson import BleuScorer
+    from bleu_lesson.significance import bootstrap_indices, resample_scores
+
+    rng = random.Random(5)
+    words = "the a cat dog sat on mat rug big small".split()
+    refs = [[" ".join(rng.choices(words, k=rng.randint(3, 12)))] for _ in range(60)]
+    hyps = [" ".join(rng.choices(words, k=rng.randint(2, 12))) for _ in range(60)]
+    scorer = BleuScorer(refs, tokenizer="none")
+    indices = bootstrap_indices(60, n_samples=50, seed=3)
+    want = resample_scores(scorer.segment_stats(hyps), scorer, indices)
+    assert metric_cache.bleu_resampled(scorer, hyps, indices) == want
+    assert len(set(want)) > 10  # the resamples differ
