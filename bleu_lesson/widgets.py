@@ -632,10 +632,14 @@ AGREEMENT_REFSETS: tuple[str, ...] = ("A", "B", "A+B")
 
 
 def _figure_svg(fig) -> str:
+    """The figure as inline SVG, its labels kept as text (so a page can be searched)."""
     import io
 
+    import matplotlib
+
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
     return text[text.index("<svg"):]
 

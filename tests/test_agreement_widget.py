@@ -40,7 +40,7 @@ def test_default_view():
     html = ex.result.value
     assert "bleu-result" in ex.result._dom_classes
     assert _tau(html) == 0.667 and _accuracy(html) == "0.833 (5/6)"
-    assert "<svg" in html  # the scatter plot, inline
+    assert "<svg" in html and re.search(r"<text[^>]*>d</text>", html)  # labelled points
     # the one discordant pair, people's favourite first: b over d, BLEU -3.00
     assert re.search(r"<td[^>]*>b</td><td[^>]*>d</td><td[^>]*>-3.00</td>", html)
 
@@ -86,7 +86,7 @@ def test_real_data_default_view(wmt22_dir):
     human = load_wmt22_human("zh-en", wmt22_dir).z()
     ex = widgets.AgreementExplorer(tables, human)
     assert _tau(ex.result.value) == 0.636          # 12 systems + HUMAN-B
-    assert "HUMAN-B" in ex.result.value            # a label of the scatter plot
+    assert re.search(r"<text[^>]*>HUMAN-B</text>", ex.result.value)  # a scatter label
     ex.dropped.value = ("HUMAN-B",)
     assert _tau(ex.result.value) == 0.569 and _accuracy(ex.result.value) == "0.785 (51/65)"
     ex.dropped.value = ()
