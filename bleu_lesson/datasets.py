@@ -670,3 +670,257 @@ if __name__ == "__main__":  # pragma: no cover
         sys.exit("usage: python -m bleu_lesson.datasets FOLDER > bleu_lesson/wmt22_manifest.json")
     json.dump(build_manifest(sys.argv[1]), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+# === WMT22 human judgments (zh-en) ======================================================
+# A separate section on purpose: every file below is read through ``_human_file`` alone, so
+# the downloader behind it can be swapped (for one shared with ``load_wmt22``) by replacing
+# that one function's body.
+
+#: The organisers' repository, commit and folder of the zh-en human evaluation (DA).
+WMT22_HUMAN_REPOSITORY = "wmt-conference/wmt22-news-systems"
+WMT22_HUMAN_COMMIT = "20240a2e96a50e823ea8cdf37fd8af52547146e3"
+WMT22_HUMAN_FOLDER = "humaneval/DA/newstest2022-toen"
+#: The subfolder of ``BLEU_LESSON_WMT22_DIR`` (and of the cache) holding the human files.
+WMT22_HUMAN_SUBDIR = "humaneval"
+#: The pairs with human judgments here.
+WMT22_HUMAN_PAIRS: tuple[str, ...] = ("zh-en",)
+#: role -> (file name, SHA-256) of the five files of the zh-en human evaluation.
+WMT22_HUMAN_FILES: dict[str, tuple[str, str]] = {
+    "ranking": ("ad-sys-ranking-zh-en-z-names.csv",
+                "3ba1f334ca5b10bcfa473b567d5c76baeea131e5d7b4a24bc99bba3030c59ff8"),
+    "scores": ("ad-sys-scores-zh-en.csv",
+               "b4ab06dc86e5158303b5ca4a9e886a4b61f39551f1c085f620335d9978fff1fb"),
+    "segments": ("ad-seg-scores-zh-en.csv",
+                 "7d88f006b7b1734dea4fb9a63b6d21764b27b5704f75ac9818da96aa0ff1cd03"),
+    "differences": ("ad-DA-diff-wilcoxon-rs-zhen.csv",
+                    "9f7f57eb4885e1b78d3d52f543b088e4df38d0777a44ad99bdcbcb6567fe1ee4"),
+    "p_values": ("adwilcox-zhen.csv",
+                 "8d37dbf95c6f7447e065503cee38c35a1139c66cd06f0547ebe4e0913f9600f4"),
+}
+#: A human "system" that is a reference translation, and the reference it is.
+HUMAN_REFERENCE_SYSTEMS: dict[str, str] = {"HUMAN-B": "B"}
+_HUMAN_URL = "https://raw.githubusercontent.com/{repository}/{commit}/{folder}/{name}"
+
+
+def _human_file(name: str, expected: str, *, data_dir: str | os.PathLike | None,
+                cache_dir: str | os.PathLike | None, download: bool, verify: bool) -> bytes:
+    """The bytes of one human-evaluation file: found locally, else downloaded into the cache.
+
+    Looked for in ``data_dir`` (itself or its ``humaneval/`` subfolder), in
+    ``$BLEU_LESSON_WMT22_DIR/humaneval/`` and in ``CACHE/humaneval/``; a download (only
+    with ``download=True``) comes from the pinned commit and is checked before it is kept.
+    """
+    cache = (Path(cache_dir) if cache_dir is not None else default_cache_dir()) \
+        / WMT22_HUMAN_SUBDIR
+    folders: list[tuple[Path, str]] = []
+    if data_dir is not None:
+        folders += [(Path(data_dir), "data_dir argument"),
+                    (Path(data_dir) / WMT22_HUMAN_SUBDIR, "data_dir argument")]
+    if os.environ.get(WMT22_ENV_VAR):
+        folders.append((Path(os.environ[WMT22_ENV_VAR]) / WMT22_HUMAN_SUBDIR, WMT22_ENV_VAR))
+    folders.append((cache, "cache"))
+    for folder, _ in folders:
+        path = folder / name
+        if path.is_file():
+            data = path.read_bytes()
+            if verify:
+                _check_sha256(name, data, expected, str(path), _LOCAL_HINT)
+            return data
+    url = _HUMAN_URL.format(repository=WMT22_HUMAN_REPOSITORY, commit=WMT22_HUMAN_COMMIT,
+                            folder=WMT22_HUMAN_FOLDER, name=name)
+    how = (f"To get it, set {WMT22_ENV_VAR} (or pass data_dir=) to a folder whose "
+           f"{WMT22_HUMAN_SUBDIR}/ subfolder has the files of {WMT22_HUMAN_FOLDER}/ of "
+           f"{WMT22_HUMAN_REPOSITORY} (commit {WMT22_HUMAN_COMMIT}), or call "
+           f"load_wmt22_human(..., download=True) once online: it is then kept in {cache}.")
+    if not download:
+        raise DatasetNotFoundError(
+            f"WMT22 human-evaluation file {name} not found, and download=False.\n"
+            f"{_looked_in(folders)}\n{how}")
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            data = response.read()
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+        raise DatasetNotFoundError(
+            f"WMT22 human-evaluation file {name} is not on this machine and could not be "
+            f"downloaded from {url}: {exc}.\n{_looked_in(folders)}\n{how}") from exc
+    _check_sha256(name, data, expected, f"downloaded from {url}", _DOWNLOAD_HINT)
+    cache.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, cache / name)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return data
+
+
+@dataclass(frozen=True)
+class HumanScore:
+    """One system's human DA score: mean raw score (0-100), mean z-score, and counts.
+
+    ``system`` is the name in the test-set files (``HUMAN-B`` for reference B); ``id`` is
+    the organisers' ``NAME.N``; ``z_published`` is the z-score as the published ranking
+    prints it (3 decimals); ``n`` counts scored segments, ``n_judgments`` all judgments.
+    """
+
+    system: str
+    id: str
+    raw: float
+    z: float
+    z_published: float
+    n: int
+    n_judgments: int
+
+    def __str__(self) -> str:
+        return (f"{self.system}: z = {self.z:+.3f}, raw = {self.raw:.1f} "
+                f"({self.n} segments, {self.n_judgments} judgments)")
+
+
+@dataclass(frozen=True)
+class HumanJudgments:
+    """WMT22's human evaluation of one pair (``load_wmt22_human``).
+
+    ``scores`` maps each system's test-set name to its ``HumanScore``, in the published
+    ranking's order (best first). ``p_values[a, b]`` is the one-sided Wilcoxon rank-sum
+    p-value for "a is better than b", ``stars[a, b]`` its ``*``/``**``/``***`` (p < 0.05,
+    0.01, 0.001) and ``differences[a, b]`` the difference in mean z as the table prints it.
+    The table writes every p-value not below 0.05 as the placeholder 0.12 (the diagonal
+    too): read it as "not significant", not as a measured p.
+    """
+
+    pair: str
+    scores: dict[str, HumanScore]
+    p_values: dict[tuple[str, str], float]
+    stars: dict[tuple[str, str], str]
+    differences: dict[tuple[str, str], float]
+    references: dict[str, str]  # human "systems" that are references -> reference name
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """Test-set names, best first (the published ranking)."""
+        return tuple(self.scores)
+
+    def z(self, published: bool = True) -> dict[str, float]:
+        """System -> z-score: as published (3 decimals, the default) or at full precision."""
+        return {name: (s.z_published if published else s.z) for name, s in self.scores.items()}
+
+    def better(self, a: str, b: str, alpha: float = 0.05) -> bool:
+        """People judged ``a`` significantly better than ``b`` (one-sided Wilcoxon, p < alpha)."""
+        for name in (a, b):
+            if name not in self.scores:
+                raise ValueError(f"unknown system {name!r}; known: {', '.join(self.scores)}")
+        return a != b and self.p_values[a, b] < alpha
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(pair={self.pair!r}, systems={len(self.scores)}, "
+                f"references={self.references})")
+
+
+def _rows(data: bytes) -> list[list[str]]:
+    """Whitespace-separated fields of each non-empty line."""
+    return [line.split() for line in data.decode("utf-8").splitlines() if line.strip()]
+
+
+def _human_names(ids: list[str], known: set[str]) -> dict[str, str]:
+    """``NAME.N`` id -> test-set name; every id must map to a known system or reference."""
+    names = {}
+    for ident in ids:
+        name, dot, number = ident.rpartition(".")
+        if not dot or not number.isdigit():
+            raise ValueError(f"human-evaluation system id {ident!r} is not of the form NAME.N")
+        if name not in known and name not in HUMAN_REFERENCE_SYSTEMS:
+            raise ValueError(f"human-evaluation system {ident!r} matches no system of the "
+                             f"test set ({', '.join(sorted(known))})")
+        names[ident] = name
+    return names
+
+
+def _square_table(rows: list[list[str]], names: dict[str, str], what: str) -> dict:
+    header = rows[0]
+    if sorted(header) != sorted(names):
+        raise ValueError(f"the {what} table's columns are not the ranked systems")
+    table = {}
+    for row in rows[1:]:
+        if len(row) != len(header) + 1 or row[0] not in names:
+            raise ValueError(f"malformed row in the {what} table: {' '.join(row)[:60]}")
+        for col, cell in zip(header, row[1:], strict=True):
+            table[names[row[0]], names[col]] = cell
+    if len(table) != len(header) ** 2:
+        raise ValueError(f"the {what} table is not square")
+    return table
+
+
+def load_wmt22_human(pair: str = "zh-en", data_dir: str | os.PathLike | None = None, *,
+                     cache_dir: str | os.PathLike | None = None, download: bool = False,
+                     verify: bool = True) -> HumanJudgments:
+    """WMT22's human judgments (reference-based DA, z-scores) of one pair's systems.
+
+    The files are found like ``load_wmt22``'s (``data_dir``, ``$BLEU_LESSON_WMT22_DIR``,
+    the cache; in each a ``humaneval/`` subfolder), are downloaded only with
+    ``download=True`` and are checked against their SHA-256. Systems are named as in the
+    test-set files; ``HUMAN-B`` is reference B, judged by people as if it were a system.
+
+    A system's z-score is the mean, over its judgments, of each annotator's scores
+    standardised: ``z = (x - mean_annotator) / sd_annotator``.
+    """
+    if pair not in WMT22_HUMAN_PAIRS:
+        raise ValueError(f"pair must be one of {', '.join(map(repr, WMT22_HUMAN_PAIRS))} "
+                         f"(no human judgments for the others here), got {pair!r}")
+    files = {role: _human_file(name, sha, data_dir=data_dir, cache_dir=cache_dir,
+                               download=download, verify=verify)
+             for role, (name, sha) in WMT22_HUMAN_FILES.items() if role != "segments"}
+    known = set(_manifest()["pairs"][pair]["systems"])
+
+    ranking = _rows(files["ranking"])
+    if any(len(row) != 6 for row in ranking):
+        raise ValueError("the ranking file must have 6 fields per line")
+    names = _human_names([row[4] for row in ranking], known)
+    for row in ranking:
+        if names[row[4]] != row[5]:
+            raise ValueError(f"the ranking names {row[4]!r} {row[5]!r}: they disagree")
+    missing = known - set(names.values())
+    if missing:
+        raise ValueError(f"no human score for the test set's systems {sorted(missing)}")
+
+    precise = {}
+    header, *body = _rows(files["scores"])
+    if header != ["RAW.SCR", "Z.SCR", "N", "SYS", "N.ALL"]:
+        raise ValueError(f"unexpected header of the scores file: {header}")
+    for raw, z, n, ident, n_all in body:
+        precise[ident] = (float(raw), float(z), int(n), int(n_all))
+    if set(precise) != set(names):
+        raise ValueError("the scores file and the ranking list different systems")
+
+    scores = {}
+    for raw, z, n, n_all, ident, _ in ranking:
+        p_raw, p_z, p_n, p_all = precise[ident]
+        if (round(p_z, 3), int(n), int(n_all)) != (float(z), p_n, p_all) or \
+                abs(p_raw - float(raw)) > 0.051:
+            raise ValueError(f"the ranking and the scores file disagree about {ident}")
+        scores[names[ident]] = HumanScore(names[ident], ident, p_raw, p_z, float(z), p_n, p_all)
+
+    p_cells = _square_table(_rows(files["p_values"]), names, "p-value")
+    d_cells = _square_table(_rows(files["differences"]), names, "difference")
+    p_values, stars, differences = {}, {}, {}
+    for key, cell in p_cells.items():
+        p_values[key] = float(cell)
+        diff = d_cells[key]
+        if diff == "-":
+            if key[0] != key[1]:
+                raise ValueError(f"'-' off the diagonal of the difference table at {key}")
+            differences[key], stars[key] = 0.0, ""
+            continue
+        mark = diff[len(diff.rstrip("*")):]
+        differences[key], stars[key] = float(diff.rstrip("*")), mark
+        want = "***" if p_values[key] < 0.001 else "**" if p_values[key] < 0.01 else \
+            "*" if p_values[key] < 0.05 else ""
+        if mark != want:
+            raise ValueError(f"stars {mark!r} disagree with p = {p_values[key]} at {key}")
+    return HumanJudgments(pair, scores, p_values, stars, differences,
+                          dict(HUMAN_REFERENCE_SYSTEMS))
+
+
+__all__ += ["HumanJudgments", "HumanScore", "WMT22_HUMAN_FILES", "load_wmt22_human"]

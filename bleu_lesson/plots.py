@@ -17,8 +17,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from .bleu import geometric_mean, sentence_bleu  # noqa: E402
 from .brevity import brevity_penalty  # noqa: E402
 
-__all__ = ["plot_brevity_penalty", "plot_means", "plot_reference_ceiling", "plot_bars",
-           "plot_dot_whisker", "plot_rank_bump", "ranks"]
+__all__ = ["plot_agreement", "plot_brevity_penalty", "plot_means", "plot_reference_ceiling",
+           "plot_bars", "plot_dot_whisker", "plot_rank_bump", "ranks"]
 
 
 def _figure(width: float = 6.0, height: float = 3.6) -> tuple[Figure, Axes]:
@@ -154,4 +154,21 @@ def plot_rank_bump(scores: dict[str, dict[str, float]], ylabel: str = "rank") ->
     ax.set_yticks(range(1, len(systems) + 1))
     ax.set_ylim(len(systems) + 0.5, 0.5)
     ax.set_ylabel(ylabel)
+
+
+def plot_agreement(metric: dict[str, float], human: dict[str, float],
+                   xlabel: str = "BLEU", ylabel: str = "human z-score",
+                   title: str | None = None) -> Figure:
+    """One labelled point per system: metric score (x) against the human score (y)."""
+    fig, ax = _figure(7.0, 4.6)
+    names = list(metric)
+    xs, ys = [metric[n] for n in names], [human[n] for n in names]
+    _ = ax.scatter(xs, ys, color="tab:blue", zorder=3)
+    for name, x, y in zip(names, xs, ys, strict=True):
+        _ = ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
     return fig

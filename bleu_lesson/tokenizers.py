@@ -14,6 +14,13 @@ whitespace, tokenize, then split on whitespace.
 ['the', 'cat', 'sat', 'on', 'the', 'mat.']
 >>> tokenize("猫坐在垫子上", "char")
 ['猫', '坐', '在', '垫', '子', '上']
+
+``jieba`` is different in kind: not one of sacrebleu's tokenizers but a Chinese word
+segmenter (the ``jieba`` package, its own dictionary, loaded on first use), so it is
+listed in ``SEGMENTERS``, not ``TOKENIZERS``; its signature is ``tok:jieba``.
+
+>>> tokenize("猫坐在垫子上。", "jieba")
+['猫', '坐在', '垫子', '上', '。']
 """
 
 from __future__ import annotations
@@ -21,10 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-__all__ = ["TOKENIZERS", "Tokenizer", "get_tokenizer", "tokenize"]
+__all__ = ["SEGMENTERS", "TOKENIZERS", "Tokenizer", "get_tokenizer", "tokenize"]
 
 #: The names accepted by ``tokenizer=`` everywhere in the library.
 TOKENIZERS: tuple[str, ...] = ("none", "13a", "intl", "zh", "char")
+#: Word segmenters for Chinese, accepted by ``tokenizer=`` too (not sacrebleu tokenizers).
+SEGMENTERS: tuple[str, ...] = ("jieba",)
 
 # name -> (sacrebleu module, class); imported only when first used, because importing
 # sacrebleu costs a few hundred milliseconds and ``import bleu_lesson`` must stay light.
@@ -77,9 +86,33 @@ def _sacrebleu_split(name: str) -> Callable[[str], list[str]]:
     return split
 
 
+def _jieba_split() -> Callable[[str], list[str]]:
+    """jieba's default segmentation (dictionary + HMM), then sacrebleu's whitespace split.
+
+    jieba is imported here, on first use; its start-up log (stderr) is silenced.
+    """
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    segmenter = jieba.Tokenizer()
+    segmenter.initialize()
+
+    def split(text: str) -> list[str]:
+        return " ".join(segmenter.lcut(text.rstrip())).split()
+
+    return split
+
+
 @cache
 def _named(name: str, lowercase: bool) -> Tokenizer:
-    split = _whitespace if name == "none" else _sacrebleu_split(name)
+    if name == "none":
+        split = _whitespace
+    elif name == "jieba":
+        split = _jieba_split()
+    else:
+        split = _sacrebleu_split(name)
     return Tokenizer(name, split, lowercase)
 
 
@@ -98,9 +131,9 @@ def get_tokenizer(tokenizer: str | Callable[[str], list[str]] = "13a",
             return tokenizer
         return Tokenizer(tokenizer.name, tokenizer._split, lowercase)
     if isinstance(tokenizer, str):
-        if tokenizer not in TOKENIZERS:
+        if tokenizer not in TOKENIZERS + SEGMENTERS:
             raise ValueError(
-                f"tokenizer must be one of {', '.join(repr(t) for t in TOKENIZERS)} "
+                f"tokenizer must be one of {', '.join(repr(t) for t in TOKENIZERS + SEGMENTERS)} "
                 f"or a callable, got {tokenizer!r}"
             )
         return _named(tokenizer, bool(lowercase))

@@ -676,3 +676,100 @@ class SystemsExplorer(_Explorer):
         super().__init__([self.which, self.tokenizer],
                          lambda: render_systems(self.corpus, self.which.value,
                                                 self.tokenizer.value, self._scorers))
+
+
+# --- 10 BLEU and people -----------------------------------------------------------------
+
+AGREEMENT_METRICS: dict[str, bool] = {"BLEU": True, "chrF": True, "TER": False}  # higher better?
+AGREEMENT_REFSETS: tuple[str, ...] = ("A", "B", "A+B")
+
+
+def _figure_svg(fig) -> str:
+    """The figure as inline SVG, its labels kept as text (so a page can be searched)."""
+    import io
+
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU",
+                     refset: str = "A", dropped: Sequence[str] = (), plot: bool = True) -> str:
+    """How one metric's system scores agree with the human z-scores: Kendall τ, pairwise
+    accuracy and Pearson's r, the pairs ranked the other way, and a labelled scatter plot.
+
+    ``tables[(metric, refset)]`` maps systems to scores (``metric_cache.system_tables``);
+    systems in ``dropped`` are left out. TER is negated first (lower is better).
+
+    >>> tables = {("BLEU", "A"): {"a": 30.0, "b": 25.0, "c": 20.0, "d": 28.0}}
+    >>> human = {"a": 0.1, "b": 0.0, "c": -0.2, "d": -0.1}
+    >>> html = render_agreement(tables, human, plot=False)
+    >>> "Kendall τ = 0.667" in html and "pairwise accuracy = 0.833 (5/6)" in html
+    True
+    """
+    from .agreement import concordance, disagreements, kendall_tau, pairwise_accuracy, pearson
+
+    if metric not in AGREEMENT_METRICS:
+        return message_html(f"没有这个指标 (unknown metric): {metric}")
+    if (metric, refset) not in tables:
+        return message_html(f"没有 {metric} / 参考 {refset} 的分数 (no scores for this choice).")
+    scores = {n: s for n, s in tables[metric, refset].items() if n not in set(dropped)}
+    scores = {n: s for n, s in scores.items() if n in human}
+    if len(scores) < 3:
+        return message_html("至少要留下 3 个系统 (keep at least 3 systems).")
+    sign = 1.0 if AGREEMENT_METRICS[metric] else -1.0
+    oriented = {n: sign * s for n, s in scores.items()}
+    people = {n: human[n] for n in scores}
+    counts = concordance(oriented, people)
+    judged = counts.pairs - counts.human_ties
+    def shown(statistic) -> str:
+        try:
+            return f"{statistic(oriented, people):.3f}"
+        except ValueError:  # every pair tied, or a constant column
+            return "—"
+
+    r = shown(pearson)
+    head = (f"<div><b>{html.escape(metric)}</b> · 参考 (references) {html.escape(refset)} · "
+            f"{len(scores)} 个系统 (systems)"
+            f"{' · TER 取负号 (lower is better)' if sign < 0 else ''}</div>"
+            f"<div style='font-size:115%'><b>Kendall τ = {shown(kendall_tau)}"
+            f"</b> · pairwise accuracy = {shown(pairwise_accuracy)} "
+            f"({counts.concordant}/{judged}) · Pearson r = {r}</div>")
+    rows = [(a, b, f"{sign * dm:+.2f}", f"{dh:+.3f}")
+            for a, b, dm, dh in disagreements(oriented, people)[:5]]
+    table = (table_html(["人更喜欢 (people prefer)", "另一个 (other)", f"Δ {metric}", "Δ z"],
+                        rows) if rows else "<div>没有排反的系统对 (no pair ranked the other way)"
+                                           "</div>")
+    figure = ""
+    if plot:
+        from .plots import plot_agreement
+
+        figure = _figure_svg(plot_agreement(scores, people, xlabel=f"{metric} (ref {refset})",
+                                            ylabel="human z-score (WMT22 DA)"))
+    return head + f"<div>{figure}</div>" + "<div>排反的系统对 (pairs ranked the other way), " \
+        "人的分差最大的在前：</div>" + table
+
+
+class AgreementExplorer(_Explorer):
+    """Chapter 10: pick a metric and a reference set, drop systems; see the agreement."""
+
+    def __init__(self, tables: dict, human: dict[str, float], metric: str = "BLEU",
+                 refset: str = "A") -> None:
+        self.tables, self.human = tables, dict(human)
+        self.metric = widgets.Dropdown(options=list(AGREEMENT_METRICS), value=metric,
+                                       description="metric")
+        self.refset = widgets.Dropdown(options=list(AGREEMENT_REFSETS), value=refset,
+                                       description="references")
+        systems = sorted({n for table in tables.values() for n in table if n in self.human})
+        self.dropped = widgets.SelectMultiple(options=systems, value=(), rows=6,
+                                              description="drop")
+        super().__init__([self.metric, self.refset, self.dropped],
+                         lambda: render_agreement(self.tables, self.human, self.metric.value,
+                                                  self.refset.value, self.dropped.value))
+
+
+__all__ += ["render_agreement", "AgreementExplorer"]  # chapter 10

@@ -46,11 +46,12 @@ def seed_skip_reason(exc: BaseException) -> str:
 
 def wmt22_unavailable() -> str | None:
     """Why the WMT22 chapters cannot run here, or None when the data is local or cached."""
-    from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22
+    from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22, load_wmt22_human
 
     try:
         for pair in ("zh-en", "en-zh"):
             load_wmt22(pair, download=False)
+        load_wmt22_human("zh-en", download=False)  # chapter 10's human judgments
     except DatasetNotFoundError as exc:
         first = str(exc).splitlines()[0]
         return f"{first} To run this chapter: {WMT22_HINT}"
@@ -130,6 +131,9 @@ def prose_numbers(path: Path) -> list[tuple[int, str]]:
             text = re.sub(r"```.*?```", "", source(cell), flags=re.S)
             found += [(i, m.group(0)) for m in PROSE_NUMBER.finditer(text)]
     return found
+
+
+
 
 
 def strip_solutions(text: str) -> str:

@@ -91,6 +91,11 @@ RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1"
          "8.1": right_per_segment, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
          "9.2": lambda: {"AISP-SJTU", "Online-G"}}
+# chapter 10 (its value exercise 10.1, a number and no function, is in test_ch10_exercises.py)
+from test_ch10_exercises import right_accuracy, right_strongest  # noqa: E402
+
+RIGHT.update({"10.2": right_accuracy, "10.3": right_strongest})
+VALUE_EXERCISES = {"10.1"}
 WRONG = {
     "1.1": lambda text: text.split(),                       # forgets lowercasing
     "2.1": lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)],
@@ -106,6 +111,8 @@ WRONG = {
     "6.3": lambda: {**EXTREMES, "garbage": "Meeting chairman ill postponed."},  # too low
     "8.2": lambda: {"knob": "tok", "signature": FORENSICS["signature"]},  # wrong knob named
     "9.2": lambda: {"JDExploreAcademy"},  # first under both references
+    "10.2": lambda metric, human: 1.0,                     # every pair "right"
+    "10.3": lambda metric, human: None,                    # never finds a pair
 }
 NEEDS_DATA = {"9.2"}
 
@@ -128,7 +135,7 @@ def stub(*args):
 
 
 def test_every_exercise_is_covered():
-    assert set(RIGHT) == set(exercises.EXERCISES) == set(WRONG)
+    assert set(RIGHT) | VALUE_EXERCISES == set(exercises.EXERCISES) == set(WRONG) | VALUE_EXERCISES
 
 
 @pytest.mark.parametrize("ex", sorted(RIGHT))

@@ -366,6 +366,17 @@ def _ch09_wmt22_case_study(explorer, result):
     assert _table(result) == want
 
 
+def _ch10_bleu_and_people(explorer, result):
+    # the figures of issue 12, measured with sacrebleu: Kendall tau against the human
+    # z-scores over the 12 systems and HUMAN-B, reference A: BLEU 0.636, chrF 0.532
+    metric = _dropdown(explorer, "metric")
+    _assume("metric", metric.input_value(), "BLEU")
+    _assume("references", _dropdown(explorer, "references").input_value(), "A")
+    _expect_result(result, "Kendall τ = 0.636", "HUMAN-B")
+    metric.select_option("chrF")
+    _expect_result(result, "chrF", "Kendall τ = 0.532")
+
+
 INTERACTIONS = {
     "01": _ch01_tokenization,
     "02": _ch02_ngrams,
@@ -376,6 +387,7 @@ INTERACTIONS = {
     "07": _ch07_corpus_bleu,
     "08": _ch08_tools_compared,
     "09": _ch09_wmt22_case_study,
+    "10": _ch10_bleu_and_people,
 }
 
 

@@ -1,0 +1,94 @@
+"""Chapter 10's AgreementExplorer, driven headlessly (as tests/test_widgets.py does).
+
+The small tables are worked by hand in the comments; the real-data test expects the figures
+of issue 12 (measured with sacrebleu): Kendall tau 0.636 for BLEU with reference A over the
+12 systems and HUMAN-B, 0.569 without HUMAN-B, and chrF's 0.532.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+widgets = pytest.importorskip("bleu_lesson.widgets")
+
+# metric scores: a 30, b 25, c 20, d 28; people: a .1 > b 0 > d -.1 > c -.2
+# pairs: (a,b) (a,c) (a,d) (b,c) agree, (b,d) disagrees [BLEU d > b, people b > d], (c,d) agree
+# -> C = 5, D = 1: tau = 4/6 = 0.667, accuracy = 5/6 = 0.833
+# TER (lower is better) 10, 30, 40, 20: negated -10, -30, -40, -20 -> the same order as
+# BLEU above except (b,d): -30 < -20 -> d ahead of b again: C = 5, D = 1
+TABLES = {
+    ("BLEU", "A"): {"a": 30.0, "b": 25.0, "c": 20.0, "d": 28.0},
+    ("BLEU", "B"): {"a": 20.0, "b": 25.0, "c": 30.0, "d": 28.0},   # reversed-ish
+    ("chrF", "A"): {"a": 60.0, "b": 55.0, "c": 50.0, "d": 52.0},   # all agree: tau 1
+    ("TER", "A"): {"a": 10.0, "b": 30.0, "c": 40.0, "d": 20.0},
+}
+HUMAN = {"a": 0.1, "b": 0.0, "c": -0.2, "d": -0.1}
+
+
+def _tau(html: str) -> float:
+    return float(re.search(r"Kendall τ = (-?\d\.\d{3})", html).group(1))
+
+
+def _accuracy(html: str) -> str:
+    return re.search(r"pairwise accuracy = (\d\.\d{3} \(\d+/\d+\))", html).group(1)
+
+
+def test_default_view():
+    ex = widgets.AgreementExplorer(TABLES, HUMAN)
+    html = ex.result.value
+    assert "bleu-result" in ex.result._dom_classes
+    assert _tau(html) == 0.667 and _accuracy(html) == "0.833 (5/6)"
+    assert "<svg" in html and re.search(r"<text[^>]*>d</text>", html)  # labelled points
+    # the one discordant pair, people's favourite first: b over d, BLEU -3.00
+    assert re.search(r"<td[^>]*>b</td><td[^>]*>d</td><td[^>]*>-3.00</td>", html)
+
+
+def test_metric_and_reference_choices():
+    ex = widgets.AgreementExplorer(TABLES, HUMAN)
+    ex.metric.value = "chrF"
+    assert _tau(ex.result.value) == 1.0
+    assert "没有排反的系统对" in ex.result.value
+    ex.metric.value = "TER"
+    assert "TER 取负号" in ex.result.value and _tau(ex.result.value) == 0.667
+    ex.metric.value = "BLEU"
+    ex.refset.value = "B"
+    # BLEU B: a 20 < d 28 < b 25? no: a 20, b 25, d 28, c 30 -> against people every pair
+    # but none agrees: (a,b) -, (a,c) -, (a,d) -, (b,c) -, (b,d) +? b 25 < d 28, people b > d -> D
+    # (c,d) c 30 > d 28, people d > c -> D: C = 0, D = 6, tau = -1
+    assert _tau(ex.result.value) == -1.0
+    ex.refset.value = "A+B"
+    assert "没有" in ex.result.value and "Kendall" not in ex.result.value  # no such table
+
+
+def test_dropping_systems():
+    ex = widgets.AgreementExplorer(TABLES, HUMAN)
+    ex.dropped.value = ("d",)
+    assert _tau(ex.result.value) == 1.0 and _accuracy(ex.result.value) == "1.000 (3/3)"
+    ex.dropped.value = ("c", "d")
+    assert "至少要留下 3 个系统" in ex.result.value
+
+
+def test_render_never_raises():
+    assert "unknown metric" in widgets.render_agreement(TABLES, HUMAN, "METEOR")
+    flat = {("BLEU", "A"): {"a": 1.0, "b": 1.0, "c": 1.0}}
+    html = widgets.render_agreement(flat, HUMAN, plot=False)  # every pair tied by the metric
+    assert "Kendall τ = —" in html and "Pearson r = —" in html
+
+
+@pytest.mark.wmt22
+def test_real_data_default_view(wmt22_dir):
+    from bleu_lesson.datasets import load_wmt22, load_wmt22_human
+    from bleu_lesson.metric_cache import system_tables
+
+    tables = system_tables(load_wmt22("zh-en", wmt22_dir, download=False))
+    human = load_wmt22_human("zh-en", wmt22_dir).z()
+    ex = widgets.AgreementExplorer(tables, human)
+    assert _tau(ex.result.value) == 0.636          # 12 systems + HUMAN-B
+    assert re.search(r"<text[^>]*>HUMAN-B</text>", ex.result.value)  # a scatter label
+    ex.dropped.value = ("HUMAN-B",)
+    assert _tau(ex.result.value) == 0.569 and _accuracy(ex.result.value) == "0.785 (51/65)"
+    ex.dropped.value = ()
+    ex.metric.value = "chrF"
+    assert _tau(ex.result.value) == 0.532

@@ -1,0 +1,106 @@
+"""The numbers chapter 10's prose states, recomputed here from the raw data with sacrebleu
+and the csv module (not with bleu_lesson.agreement), must be the ones the markdown says.
+
+The documented outputs ("预期输出") are compared with the stored outputs by
+tests/test_notebooks.py; this file covers the figures written into sentences.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.wmt22
+
+sacrebleu = pytest.importorskip("sacrebleu")
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "10_bleu_and_people.ipynb"
+
+
+@pytest.fixture(scope="module")
+def prose() -> str:
+    if not NOTEBOOK.exists():
+        pytest.skip("chapter 10 is not written")
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+@pytest.fixture(scope="module")
+def figures(wmt22_dir):
+    folder = Path(wmt22_dir)
+    with open(folder / "humaneval" / "ad-sys-ranking-zh-en-z-names.csv", encoding="utf-8") as f:
+        rows = [[x for x in row if x] for row in csv.reader(f, delimiter=" ")]
+    z = {row[5]: float(row[1]) for row in rows}
+    with open(folder / "humaneval" / "ad-sys-scores-zh-en.csv", encoding="utf-8") as f:
+        rows = [[x for x in row if x] for row in csv.reader(f, delimiter=" ")][1:]
+    z_full = {row[3].rsplit(".", 1)[0]: float(row[1]) for row in rows}
+
+    def lines(name):
+        path = folder / f"generaltest2022.zh-en.{name}"
+        return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+    ref_a, ref_b = lines("ref.A.en"), lines("ref.B.en")
+    systems = sorted(p.name.split(".hyp.")[1][:-3]
+                     for p in folder.glob("generaltest2022.zh-en.hyp.*"))
+    hyps = {s: lines(f"hyp.{s}.en") for s in systems}
+    cands = {**hyps, "HUMAN-B": ref_b}
+    bleu = {n: sacrebleu.corpus_bleu(h, [ref_a]).score for n, h in cands.items()}
+    chrf = {n: sacrebleu.corpus_chrf(h, [ref_a]).score for n, h in cands.items()}
+    return dict(z=z, z_full=z_full, systems=systems, bleu=bleu, chrf=chrf, hyps=hyps,
+                ref_a=ref_a, ref_b=ref_b)
+
+
+def counts(metric, human, names):
+    c = d = 0
+    for a, b in itertools.combinations(names, 2):
+        prod = (metric[a] - metric[b]) * (human[a] - human[b])
+        c += prod > 0
+        d += prod < 0
+    return c, d
+
+
+def test_correlation_figures(prose, figures):
+    z, systems = figures["z"], figures["systems"]
+    c, d = counts(figures["bleu"], z, systems)
+    assert (c, d) == (51, 14)
+    assert f"{c - d}/{c + d} = {(c - d) / (c + d):.3f}" in prose      # 37/65 = 0.569
+    assert f"{c}/{c + d} = {c / (c + d):.3f}" in prose                  # 51/65 = 0.785
+    c, d = counts(figures["bleu"], z, [*systems, "HUMAN-B"])
+    assert f"{c - d}/{c + d} = {(c - d) / (c + d):.3f}" in prose      # 49/77 = 0.636
+    for names in (systems, [*systems, "HUMAN-B"]):
+        c, d = counts(figures["chrf"], z, names)
+        assert f"{(c - d) / (c + d):.3f}" in prose                      # 0.446, 0.532
+    c, d = counts(figures["bleu"], figures["z_full"], systems)
+    assert f"{c - d}/{c + d + 0} = {(c - d) / (c + d):.3f}" in prose  # 38/66 = 0.576
+    assert f"DLUT {figures['z_full']['DLUT']:.5f}" in prose.replace("−", "-")
+    assert f"Online-A {figures['z_full']['Online-A']:.5f}" in prose.replace("−", "-")
+
+
+def test_human_b_and_spread(prose, figures):
+    bleu, z, systems = figures["bleu"], figures["z"], figures["systems"]
+    best = max(systems, key=bleu.get)
+    assert best == "JDExploreAcademy"
+    assert f"{bleu['HUMAN-B']:.2f}" in prose and f"{bleu[best]:.2f}" in prose
+    assert f"高 {bleu['HUMAN-B'] - bleu[best]:.2f} 分" in prose
+    low = min(systems, key=bleu.get)
+    assert f"{bleu[best] - bleu[low]:.2f} 分（{bleu[best]:.2f} 到 {bleu[low]:.2f}）" in prose
+    assert f"{z['HUMAN-B'] - z[best]:.3f}" in prose                     # 0.160
+    ranked = sorted(systems, key=lambda s: -z[s])
+    assert f"只差 {z[ranked[0]] - z[ranked[7]]:.3f}" in prose           # 2nd..9th overall
+
+
+def test_failure_examples(prose, figures):
+    i = 1342
+    out = figures["hyps"]["JDExploreAcademy"][i]
+    assert out == figures["ref_b"][i] != figures["ref_a"][i]
+    score_a = sacrebleu.sentence_bleu(out, [figures["ref_a"][i]]).score
+    assert f"只有 {score_a:.2f} 分" in prose
+    assert sacrebleu.sentence_bleu(out, [figures["ref_b"][i]]).score == pytest.approx(100)
+    i = 1521
+    out = figures["hyps"]["HuaweiTSC"][i]
+    stats = sacrebleu.metrics.BLEU(smooth_method="none").sentence_score(out, [figures["ref_a"][i]])
+    assert f"$p_1 = {stats.counts[0]}/{stats.totals[0]}$" in prose and stats.counts[3] == 0
