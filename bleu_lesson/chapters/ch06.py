@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..bleu import sentence_bleu
-from ..exercises import Exercise
+from ..exercises import Exercise, _show
 from ..quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -43,6 +44,45 @@ def _hidden(rng: random.Random) -> list[tuple]:
     return cases
 
 
+# --- 6.2 and 6.3 (issue 13): analytic tasks with no single right answer, judged ----------
+# Each answer is a function of no arguments returning what the learner built (plain data:
+# a tuple, a list and strings; a dict of strings), so a student copy's stub is "not done".
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
+    """Adding ``extra`` to ``references`` must lower sentence BLEU (sacrebleu's defaults)."""
+    if not (isinstance(got, tuple) and len(got) == 3):
+        return False, f"{_show(got)}：不是 (candidate, references, extra) 三项的 tuple"
+    candidate, references, extra = got
+    if not (_is_text(candidate) and isinstance(references, list) and references
+            and all(_is_text(r) for r in references) and _is_text(extra)):
+        return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
+                       "字符串列表")
+    before = sentence_bleu(candidate, references).score
+    after = sentence_bleu(candidate, [*references, extra]).score
+    return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
+    """A fluent, correct translation under 0.2 and a garbage one over 0.5 (sentence BLEU)."""
+    if not (isinstance(got, dict) and set(got) == {"reference", "fluent", "garbage"}
+            and all(_is_text(v) for v in got.values())):
+        return False, f"{_show(got)}：不是含 reference、fluent、garbage 三个非空字符串的 dict"
+    if _norm(got["garbage"]) == _norm(got["reference"]) or \
+            _norm(got["fluent"]) == _norm(got["reference"]):
+        return False, "fluent 或 garbage 就是参考译文本身"
+    fluent = sentence_bleu(got["fluent"], [got["reference"]]).score
+    garbage = sentence_bleu(got["garbage"], [got["reference"]]).score
+    return fluent < 0.2 and garbage > 0.5, f"fluent {fluent:.4f}, garbage {garbage:.4f}"
+
+
 EXERCISES = (
     Exercise("6.1", "组装 BLEU my_bleu", _my_bleu_reference, (
         ("The cat is on the mat", _SEED_REFS), ("The cat is on the mat", _SEED_REFS[:1]),
@@ -64,6 +104,15 @@ EXERCISES = (
                    "bleu_lesson.bleu.BleuScorer.sentence_scores",
                    "bleu_lesson.seed.compute_bleu"),
         generate=_hidden),
+    Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
+             extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
+                              "sentence_bleu（sacrebleu 的默认设置）严格变小"},
+             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。"),
+    Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
+             judge=_judge_extremes,
+             extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
+                              "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -8,10 +8,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..exercises import Exercise
+from ..exercises import Exercise, _show
 from ..quiz import Question, question
 
-__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS",
+           "FORENSICS_HYPS", "FORENSICS_REFS", "forensics_reported"]
 
 NOTEBOOK = "08_tools_compared.ipynb"
 TITLE = "为什么不同工具给出不同分数 (Why tools disagree)"
@@ -54,6 +55,73 @@ def _hidden(rng: random.Random) -> list[tuple]:
     return cases
 
 
+# --- 8.2 (issue 13): the forensics lab, judged by re-scoring with sacrebleu ---------------
+
+#: a system output, its references and the score "a paper reported"; which knob explains
+#: the gap to sacrebleu's default score?
+FORENSICS_HYPS = ("the cat sat on a mat.", "there is a dog in the yard.",
+                  "it rained all day long in paris.", "we will meet again next week.")
+FORENSICS_REFS = ("The cat sat on the mat.", "There is a dog in the garden.",
+                  "It rained all day in Paris.", "We will meet again next week.")
+_DEFAULT_SIGNATURE = {"nrefs": "1", "case": "mixed", "eff": "no", "tok": "13a",
+                      "smooth": "exp"}
+_KNOB_NAMES = {"case": {"case", "lowercase", "大小写"},
+               "tok": {"tok", "tokenize", "tokenizer", "分词"},
+               "smooth": {"smooth", "smoothing", "平滑"},
+               "eff": {"eff", "effective order", "有效阶数"}}
+
+
+def _sacrebleu_score(hyps, refs, fields: dict) -> float:
+    import sacrebleu  # only when a forensics answer is judged
+
+    return sacrebleu.corpus_bleu(list(hyps), [list(refs)], lowercase=fields["case"] == "lc",
+                                 tokenize=fields["tok"], smooth_method=fields["smooth"],
+                                 use_effective_order=fields["eff"] == "yes").score
+
+
+def forensics_reported() -> float:
+    """The score the paper reported for FORENSICS_HYPS (0-100): lowercased sacrebleu."""
+    return round(_sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS,
+                                  {**_DEFAULT_SIGNATURE, "case": "lc"}), 2)
+
+
+def _parse_signature(text: str) -> dict:
+    fields = dict(_DEFAULT_SIGNATURE)
+    for part in text.strip().split("|"):
+        key, sep, value = part.partition(":")
+        if not sep or key not in fields and key != "version":
+            raise ValueError(f"not a sacrebleu signature field: {part!r}")
+        if key != "version":
+            fields[key] = value
+    if fields["nrefs"] != "1":
+        raise ValueError("this corpus has one reference: nrefs:1")
+    return fields
+
+
+def _judge_forensics(case: tuple, got: Any) -> tuple[bool, str]:
+    """The signature must reproduce the reported score, and the knob be the field in which it
+    differs from sacrebleu's default signature."""
+    if not (isinstance(got, dict) and _is_text(got.get("knob")) and
+            _is_text(got.get("signature"))):
+        return False, f"{_show(got)}：不是含 knob 和 signature 两个字符串的 dict"
+    try:
+        fields = _parse_signature(got["signature"])
+        score = _sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS, fields)
+    except (ValueError, KeyError, TypeError) as exc:
+        return False, f"签名无法使用 (unusable signature): {exc}"
+    reported = forensics_reported()
+    changed = [k for k in fields if fields[k] != _DEFAULT_SIGNATURE[k]]
+    knob = got["knob"].strip().lower()
+    named = [k for k, names in _KNOB_NAMES.items() if knob in names]
+    ok = abs(score - reported) < 0.005 and named == changed
+    return ok, (f"这个签名给出 {score:.2f}（报告的是 {reported:.2f}）；它改动的旋钮: "
+                f"{changed or '没有'}；你说的旋钮: {got['knob']!r}")
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
 EXERCISES = (
     Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
         ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
@@ -62,6 +130,10 @@ EXERCISES = (
             "每个句段的参考是一个 list（tuple 也可以，例如 list(zip(*refs))）。",
         judge=_judge_per_segment, forbidden=("bleu_lesson.bleu.references_from_streams",),
         generate=_hidden),
+    Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
+             extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
+                              "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},
+             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (

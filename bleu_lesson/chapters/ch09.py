@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from ..exercises import Exercise
+from ..exercises import Exercise, _show
 from ..quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -29,6 +30,38 @@ def _hidden(rng: random.Random) -> list[tuple]:
             for _ in range(4)]
 
 
+# --- 9.2 (issue 13): predict which system's rank changes under reference B ---------------
+
+def _rank_changes() -> set[str]:
+    """zh-en systems whose rank differs between reference A and reference B (corpus BLEU)."""
+    from ..bleu import BleuScorer
+    from ..datasets import load_wmt22
+
+    data = load_wmt22("zh-en", download=False)
+    ranks = {}
+    for which in ("A", "B"):
+        scorer = BleuScorer(data.references_for(which), tokenizer=data.tokenizer)
+        ranked = sorted(data.systems, key=lambda n: -scorer.score(data.systems[n]).score)
+        ranks[which] = {name: k for k, name in enumerate(ranked)}
+    return {n for n in data.systems if ranks["A"][n] != ranks["B"][n]}
+
+
+_RANK_CHANGES: list[set[str]] = []  # computed once per checker process, when first judged
+
+
+def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
+    if not (isinstance(got, set | frozenset | list | tuple) and
+            all(isinstance(n, str) for n in got)):
+        return False, f"{_show(got)}：不是系统名的集合（例如 {{'DLUT'}}）"
+    if not _RANK_CHANGES:
+        _RANK_CHANGES.append(_rank_changes())
+    truth = _RANK_CHANGES[0]
+    guess = set(got)
+    # a wrong prediction is told how far off it is, not the answer (it could be copied)
+    return guess == truth, (f"你预测 {sorted(guess)}：名次变了的系统有 {len(truth)} 个，"
+                            f"你说中了 {len(guess & truth)} 个，多说了 {len(guess - truth)} 个")
+
+
 EXERCISES = (
     Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
         ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
@@ -37,6 +70,10 @@ EXERCISES = (
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
              "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",
         forbidden=("bleu_lesson.significance._estimate_ci",), generate=_hidden),
+    Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
+             judge=_judge_rank_prediction,
+             extra={"expect": "系统名的集合：只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
+             hint="看只用参考 A 时分数挨得很近的几对系统。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (
