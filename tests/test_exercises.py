@@ -401,3 +401,15 @@ def test_rank_prediction_truth_from_sacrebleu(capsys):
     wrong = exercises.run("9.2", lambda: truth | {"DLUT"})
     assert wrong.status == "fail" and "多说了 1 个" in wrong.detail
     assert exercises.run("9.2", lambda: [1, 2]).status == "fail"
+
+
+def test_rank_prediction_without_data_says_the_checker_lacks_it(monkeypatch, tmp_path):
+    from bleu_lesson.chapters import ch09
+
+    monkeypatch.setattr(ch09, "_RANK_CHANGES", [])
+    monkeypatch.setenv("BLEU_LESSON_WMT22_DIR", str(tmp_path))  # an empty folder
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = exercises.run("9.2", lambda: {"DLUT"})
+    assert result.status == "fail" and "cannot load WMT22" in result.detail, result
+    assert ch09._RANK_CHANGES == []  # a missing folder is not remembered as the truth

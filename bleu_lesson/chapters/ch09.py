@@ -54,7 +54,11 @@ def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
             all(isinstance(n, str) for n in got)):
         return False, f"{_show(got)}：不是系统名的集合（例如 {{'DLUT'}}）"
     if not _RANK_CHANGES:
-        _RANK_CHANGES.append(_rank_changes())
+        try:
+            _RANK_CHANGES.append(_rank_changes())
+        except (OSError, ValueError) as exc:  # the checker's data, not the answer, is at fault
+            return False, (f"检查程序读不到 WMT22 数据，无法判定 (the checker cannot load "
+                           f"WMT22 zh-en; set BLEU_LESSON_WMT22_DIR): {exc}")
     truth = _RANK_CHANGES[0]
     guess = set(got)
     # a wrong prediction is told how far off it is, not the answer (it could be copied)
