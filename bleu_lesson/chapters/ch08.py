@@ -148,7 +148,7 @@ QUESTIONS: tuple[Question, ...] = (
         "只有一条参考，谈不上平局；两者都用 r = 7。")),
     question("把按句子排的参考列表（`refs[i][k]`）直接交给 sacrebleu 的 `corpus_bleu`，会发生什么？",
        ("不报错，给出另一个分数：81.50 变成 67.13，签名里是 `nrefs:3`", True,
-        "sacrebleu 要的是一个个参考流参考 (`refs[k][i]`)；排错时它把行列对调着读，还悄悄丢掉了第 3 句。"),
+        "sacrebleu 要的是一个个参考流 (`refs[k][i]`)；排错时它把行列对调着读，还悄悄丢掉了第 3 句。"),
        ("抛出 ValueError", False,
         "sacrebleu 不检查这一点；报错的是本库的 `corpus_bleu`（收到 sacrebleu 的排法时）。"),
        ("分数不变，两种排法等价", False,
