@@ -62,7 +62,9 @@ class Exercise:
 
     ``judge(case, got) -> (ok, detail)``, when given, decides instead of comparing with
     ``reference(*case)``: for analytic exercises with no single right value. It is
-    trusted code and runs outside the learner's kernel when a class is marked.
+    trusted code and runs outside the learner's kernel when a class is marked. Its
+    ``detail`` describes the value that came back; ``extra["expect"]`` says what is
+    required, and a failure shows both (期望 / 得到).
     ``forbidden`` names the library functions (``"bleu_lesson.brevity.brevity_penalty"``)
     the exercise asks the learner to write: they are unavailable while the answer is
     judged by ``bleu-lesson check``. ``generate(rng)`` draws extra hidden cases.
@@ -142,13 +144,22 @@ def shown_input(case: tuple) -> str:
 def verdict(ex: Exercise, case: tuple, got: Any, after: tuple | None = None) -> tuple[bool, str]:
     """Judge one value: ``(ok, detail)``. ``after`` is the input as it was after the call:
     an answer that changed its input fails."""
-    where = f"  输入 (input): {shown_input(case)}\n" if ex.kind == "function" else ""
+    where = (f"  输入 (input): {shown_input(case) or '(无 / none)'}\n"
+             if ex.kind == "function" else "")
     if after is not None and not same(list(case), list(after), None):
         return False, (f"{where}  你的答案改动了它的输入 (your answer changed its input); "
                        f"之后 (after): {shown_input(after)}")
     if ex.judge is not None:
-        ok, detail = ex.judge(case, got)
-        return bool(ok), ("" if ok else f"{where}  {detail}")
+        try:
+            ok, detail = ex.judge(case, got)
+        except Exception as exc:  # a malformed value must not crash the judge (or checker)
+            ok, detail = False, f"{_show(got)} ({type(exc).__name__}: {exc})"
+        if ok:
+            return True, ""
+        expect = ex.extra.get("expect", "")
+        if expect:  # the judge's detail says what came back; ``expect`` what was wanted
+            return False, f"{where}  期望 (expected): {expect}\n  得到 (got): {detail}"
+        return False, f"{where}  {detail}"
     assert ex.reference is not None
     expected = ex.reference(*case)
     if same(expected, got, ex.tolerance):

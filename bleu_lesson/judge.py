@@ -13,9 +13,9 @@ and asks it for values. The protocol, and why a kernel cannot forge a verdict:
    swapped for one that raises, so every reference to them fails, and an answer that
    *is* a library function is refused), calls the answer on each input, and returns,
    as the cell's result, JSON holding only plain values: ``None``, bools, ints, floats,
-   strings, lists, tuples, dicts and ``BleuStats``, converted with exact type checks (an
-   ``int`` subclass arrives as its plain ``int`` value) and the inputs as they were
-   after each call.
+   strings, lists, tuples, dicts, sets and ``BleuStats``, converted with exact type
+   checks (an ``int`` subclass arrives as its plain ``int`` value) and the inputs as
+   they were after each call.
 3. The checker reads the result only from the reply to the cell it sent (matching
    message id), decodes it into fresh objects of exactly those types, and compares
    them here, with the exercise's tolerance or its ``judge``. The verdict is made in
@@ -77,8 +77,8 @@ class Verdict:
 # --- values: the only thing that crosses the sandbox's boundary -------------------------
 
 def encode(value: Any, _depth: int = 0) -> Any:
-    """Trusted values -> JSON-able data with tags for tuples, dicts, non-finite floats
-    and ``BleuStats`` (inputs sent to the kernel).
+    """Trusted values -> JSON-able data with tags for tuples, dicts, sets, non-finite
+    floats and ``BleuStats`` (inputs sent to the kernel).
 
     >>> encode([("the", "cat"), 0.5, float("inf")])
     [{'__tuple__': ['the', 'cat']}, 0.5, {'__float__': 'inf'}]
@@ -99,6 +99,8 @@ def encode(value: Any, _depth: int = 0) -> Any:
     if t is dict:
         return {"__dict__": [[encode(k, _depth + 1), encode(v, _depth + 1)]
                              for k, v in value.items()]}
+    if t in (set, frozenset):
+        return {"__set__": [encode(v, _depth + 1) for v in value]}
     if t is BleuStats:
         return {"__BleuStats__": [value.hyp_len, value.ref_len, list(value.matches),
                                   list(value.totals)]}
@@ -143,6 +145,12 @@ def decode(data: Any, _depth: int = 0) -> Any:
                     raise ValueError("unhashable dict key") from None
                 out[key] = decode(pair[1], _depth + 1)
             return out
+        if tag == "__set__" and type(body) is list:
+            items = [decode(v, _depth + 1) for v in body]
+            try:
+                return set(items)
+            except TypeError:
+                raise ValueError("unhashable set element") from None
         if tag == "__BleuStats__" and type(body) is list and len(body) == 4:
             h, r, m, tt = body
             if not (type(h) is int and type(r) is int and type(m) is list
@@ -186,6 +194,9 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
         if isinstance(x, dict):
             return {"__dict__": [[enc(k, depth + 1), enc(v, depth + 1)]
                                  for k, v in dict.items(x)]}
+        if isinstance(x, (set, frozenset)):
+            items = set.__iter__(x) if isinstance(x, set) else frozenset.__iter__(x)
+            return {"__set__": [enc(v, depth + 1) for v in items]}
         if BleuStats is not None and t is BleuStats:
             return {"__BleuStats__": [enc(x.hyp_len), enc(x.ref_len),
                                       enc(list(x.matches)), enc(list(x.totals))]}
@@ -203,6 +214,8 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
                 return float(body)
             if tag == "__dict__":
                 return {dec(k): dec(v) for k, v in body}
+            if tag == "__set__":
+                return {dec(v) for v in body}
             if tag == "__BleuStats__":
                 return BleuStats(body[0], body[1], tuple(body[2]), tuple(body[3]))
         return x
@@ -379,7 +392,7 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     if status == "unserialisable":
         return Verdict(ex.id, "fail", f"输入 (input): {shown}; the answer returned an object "
                                       f"of type {_short(reply.get('type'), 60)}, not a plain "
-                                      "value (numbers, strings, lists, tuples, dicts)")
+                                      "value (numbers, strings, lists, tuples, dicts, sets)")
     return Verdict(ex.id, "error", f"the kernel's reply has an unknown status "
                                    f"{_short(status, 40)!r}")
 

@@ -307,6 +307,9 @@ def test_hidden_cases_run_through_the_reference():
 
     for ex in exercises.EXERCISES.values():
         hidden = ex.hidden_cases(random.Random(0))
+        if ex.cases == ((),):  # a judged task with no inputs (6.2, 6.3, 8.2, 9.2)
+            assert ex.judge is not None and not hidden, ex.id
+            continue
         assert hidden, ex.id
         for case in hidden:
             ok, _ = exercises.verdict(ex, case, ex.reference(*case))
@@ -323,3 +326,97 @@ def test_progress_reports_the_quiz_without_sys_modules(capsys):
     exercises.progress("00")
     out = capsys.readouterr().out
     assert "没有编程练习" in out and "测验 (quiz)" in out
+
+
+# --- the judged tasks (issue 13), against sacrebleu itself --------------------------------
+
+def test_lowering_case_matches_sacrebleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    cand, refs, extra = LOWERING
+    assert round(sacrebleu.sentence_bleu(cand, refs).score, 2) == 50.81
+    assert round(sacrebleu.sentence_bleu(cand, [*refs, extra]).score, 2) == 43.01
+    # by hand: c = 6; r = 4 gives BP = 1, r = 7 (closer? |7-6| = 1 < |4-6| = 2) gives e^(1-7/6)
+    assert round(math.exp(1 - 7 / 6), 4) == 0.8465
+    assert exercises.run("6.2", lambda: LOWERING).status == "pass"
+    # malformed answers are failures with a message, not crashes
+    for bad in (lambda: "a b", lambda: ("a", [], "b"), lambda: ("a", ["b"], 3),
+                lambda: ("a", "b", "c")):
+        result = exercises.run("6.2", bad)
+        assert result.status == "fail" and "期望 (expected)" in result.detail, result
+
+
+def test_extremes_are_judged_by_sentence_bleu():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    ref = EXTREMES["reference"]
+    assert sacrebleu.sentence_bleu(EXTREMES["fluent"], [ref]).score < 20
+    assert sacrebleu.sentence_bleu(EXTREMES["garbage"], [ref]).score > 50
+    copy = {**EXTREMES, "garbage": ref.upper()}  # the reference itself is no garbage
+    assert exercises.run("6.3", lambda: copy).status == "fail"
+    assert exercises.run("6.3", lambda: {"reference": ref}).status == "fail"
+    fluent_too_close = {**EXTREMES, "fluent": ref.replace("ill", "sick")}
+    assert sacrebleu.sentence_bleu(fluent_too_close["fluent"], [ref]).score > 20
+    assert exercises.run("6.3", lambda: fluent_too_close).status == "fail"
+
+
+def test_forensics_reported_score_and_signatures():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleu_lesson.chapters import ch08
+
+    hyps, refs = list(ch08.FORENSICS_HYPS), [list(ch08.FORENSICS_REFS)]
+    want = round(sacrebleu.corpus_bleu(hyps, refs, lowercase=True).score, 2)
+    assert ch08.forensics_reported() == want
+    assert round(sacrebleu.corpus_bleu(hyps, refs).score, 2) != want  # there is a gap
+    # the signature sacrebleu itself prints for the lowercased metric is accepted
+    bleu = sacrebleu.BLEU(lowercase=True)
+    assert round(bleu.corpus_score(hyps, refs).score, 2) == want
+    signature = str(bleu.get_signature())
+    assert "case:lc" in signature and "version:" in signature
+    assert exercises.run("8.2", lambda: {"knob": "lowercase", "signature": signature}
+                         ).status == "pass"
+    for bad in ({"knob": "case", "signature": "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp"},
+                {"knob": "case", "signature": "nrefs:2|case:lc|eff:no|tok:13a|smooth:exp"},
+                {"knob": "case", "signature": "case=lc"},
+                {"knob": "smooth", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:none"},
+                {"knob": "case"}, ["case", FORENSICS["signature"]]):
+        result = exercises.run("8.2", lambda bad=bad: bad)
+        assert result.status == "fail" and "期望 (expected)" in result.detail, bad
+
+
+def _rank_truth_from_sacrebleu():
+    from notebook_tools import wmt22_unavailable
+
+    if wmt22_unavailable():
+        pytest.skip(wmt22_unavailable())
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleu_lesson.datasets import load_wmt22
+
+    data = load_wmt22("zh-en", download=False)
+    ranks = {}
+    for which in ("A", "B"):
+        bleu = sacrebleu.BLEU(references=[data.reference_streams(which)[0]])
+        scores = {n: bleu.corpus_score(h, None).score for n, h in data.systems.items()}
+        ranks[which] = {n: k for k, n in enumerate(sorted(scores, key=lambda n: -scores[n]))}
+    return {n for n in data.systems if ranks["A"][n] != ranks["B"][n]}
+
+
+@pytest.mark.wmt22
+def test_rank_prediction_truth_from_sacrebleu(capsys):
+    truth = _rank_truth_from_sacrebleu()
+    assert truth == RIGHT["9.2"]()  # the right answer used above is sacrebleu's truth
+    assert exercises.run("9.2", lambda: truth).status == "pass"
+    assert exercises.run("9.2", lambda: sorted(truth)).status == "pass"  # a list is fine
+    wrong = exercises.run("9.2", lambda: truth | {"DLUT"})
+    assert wrong.status == "fail" and "多说了 1 个" in wrong.detail
+    assert exercises.run("9.2", lambda: [1, 2]).status == "fail"
+
+
+def test_rank_prediction_without_data_says_the_checker_lacks_it(monkeypatch, tmp_path):
+    from bleu_lesson.chapters import ch09
+
+    monkeypatch.setattr(ch09, "_RANK_CHANGES", [])
+    monkeypatch.setenv("BLEU_LESSON_WMT22_DIR", str(tmp_path))  # an empty folder
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    result = exercises.run("9.2", lambda: {"DLUT"})
+    assert result.status == "fail" and "cannot load WMT22" in result.detail, result
+    assert ch09._RANK_CHANGES == []  # a missing folder is not remembered as the truth

@@ -208,3 +208,87 @@ def test_quiz_questions_come_from_the_chapter_modules():
     for chapter_id, questions in quiz.QUIZZES.items():
         written = registry()[chapter_id].questions
         assert sorted(q.prompt for q in questions) == sorted(q.prompt for q in written)
+
+
+def _right(chapter_id, text):
+    """The right choice of the chapter module's question whose prompt contains ``text``."""
+    from bleu_lesson.chapters import chapter
+
+    q = next(q for q in chapter(chapter_id).questions if text in q.prompt)
+    return q.choices[q.correct_index]
+
+
+def _wrong(chapter_id, text, choice_text):
+    from bleu_lesson.chapters import chapter
+
+    q = next(q for q in chapter(chapter_id).questions if text in q.prompt)
+    return next(c for c in q.choices if c.text.startswith(choice_text))
+
+
+def test_transfer_questions_state_true_numbers():
+    """The issue-13 questions: their right answers' numbers, from hand arithmetic/sacrebleu."""
+    import math
+
+    assert round(math.exp(1 - 2000 / 1800), 3) == 0.895
+    assert "0.89" in _right("04", "c = 1800").text
+    assert "7/8" in _right("05", "(1/2, 1/4, 1/8, 0)").text and 1 / 2 + 1 / 4 + 1 / 8 == 7 / 8
+    sacrebleu = pytest.importorskip("sacrebleu")
+    before = sacrebleu.sentence_bleu("a b c d e f", ["a b c d"]).score
+    after = sacrebleu.sentence_bleu("a b c d e f", ["a b c d", "u v w x y z q"]).score
+    explanation = _right("06", "再加一条参考译文").explanation
+    assert f"{before:.2f}" in explanation and f"{after:.2f}" in explanation and after < before
+    assert math.comb(12, 2) == 66 and round(0.05 / 66, 5) == 0.00076
+    assert "66" in _right("09", "p = 0.03").text
+
+
+def test_more_transfer_questions_state_true_numbers():
+    from collections import Counter
+
+    def grams(tokens, n):
+        return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+
+    cand, ref = "the cat the cat".split(), "the cat sat on the mat".split()
+    p = [(sum((grams(cand, n) & grams(ref, n)).values()), sum(grams(cand, n).values()))
+         for n in (1, 2)]
+    assert p == [(3, 4), (1, 3)]
+    assert _right("03", "the cat the cat").text.startswith("p_1 = 3/4，p_2 = 1/3")
+
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleu_lesson.datasets import TOY_CORPUS
+
+    streams = TOY_CORPUS.reference_streams("both")
+    weak, good = list(TOY_CORPUS.systems["weak"]), list(TOY_CORPUS.systems["good"])
+    fixed = weak[:8] + [good[8]] + weak[9:]
+    before = sacrebleu.corpus_bleu(weak, streams).score / 100
+    after = sacrebleu.corpus_bleu(fixed, streams).score / 100
+    explanation = _right("07", "30%").explanation
+    assert f"{before:.4f}" in explanation and f"{after:.4f}" in explanation
+
+
+def test_plausible_distractors_are_wrong_for_the_reason_they_give():
+    """Issue 13's replaced distractors, each checked against an independent source."""
+    # 08: NLTK's default is method0, not method1 (method1 gives a different, larger score)
+    bleu_score = pytest.importorskip("nltk.translate.bleu_score")
+    hyp, ref = "the cat is on the mat".split(), "the cat is sitting on the mat".split()
+    default = bleu_score.sentence_bleu([ref], hyp)
+    method0 = bleu_score.sentence_bleu([ref], hyp,
+                                       smoothing_function=bleu_score.SmoothingFunction().method0)
+    method1 = bleu_score.sentence_bleu([ref], hyp,
+                                       smoothing_function=bleu_score.SmoothingFunction().method1)
+    assert default == method0 < 1e-70 and method1 > 0.1
+    nltk_choice = _wrong("08", "NLTK 的 `sentence_bleu`", "NLTK 默认用 `method1`")
+    assert not nltk_choice.correct and "method0" in nltk_choice.explanation
+    # 01: one token, p_1 = 1/1, yet the seed's score is 0 (no 2-4-grams), not a rounding error
+    from seed_oracle import load_seed_namespace
+
+    seed, _ = load_seed_namespace()
+    score, info = seed["compute_bleu"]("猫坐在垫子上", ["猫坐在垫子上"])
+    assert score == 0.0 and info["precisions"] == [1.0, 0.0, 0.0, 0.0]
+    assert not _wrong("01", "猫坐在垫子上", "整句一个词元").correct
+    # 06: score_stats takes one record with one ref_len, chosen when the counts were made
+    import inspect
+
+    from bleu_lesson.bleu import score_stats
+
+    assert "references" not in inspect.signature(score_stats).parameters
+    assert not _wrong("06", "`score_stats`", "候选的计数和每条参考的长度列表").correct

@@ -13,7 +13,8 @@ from notebook_tools import chapters, load, source
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.md"
 HEADING = "## 统一用语 (One term per idea)"
-TEXT_MODULES = [ROOT / "bleu_lesson" / "quiz.py", ROOT / "bleu_lesson" / "exercises.py"]
+TEXT_MODULES = [ROOT / "bleu_lesson" / "quiz.py", ROOT / "bleu_lesson" / "exercises.py",
+                *sorted((ROOT / "bleu_lesson" / "chapters").glob("ch*.py"))]
 
 
 def term_table(text: str) -> list[tuple[str, list[str]]]:
@@ -40,6 +41,23 @@ def term_table(text: str) -> list[tuple[str, list[str]]]:
 
 TERMS = term_table(GLOSSARY.read_text(encoding="utf-8"))
 CHAPTERS = chapters()
+
+
+def registry_texts() -> dict[str, str]:
+    """What the learner reads of each chapter module: its title, its exercises' titles,
+    hints and expectations, and its quiz questions with every choice and explanation."""
+    from bleu_lesson.chapters import registry
+
+    out = {}
+    for chapter_id, info in registry().items():
+        parts = [info.title]
+        for ex in info.exercises:
+            parts += [ex.title, ex.hint, *(str(v) for v in ex.extra.values())]
+        for q in info.questions:
+            parts.append(q.prompt)
+            parts += [f"{c.text}\n{c.explanation}" for c in q.choices]
+        out[f"registry chapter {chapter_id}"] = "\n".join(parts)
+    return out
 
 
 def chapter_markdown(path: Path) -> str:
@@ -69,6 +87,7 @@ def test_term_table_is_there():
 def test_one_term_per_idea(preferred, forbidden):
     texts = {p.name: chapter_markdown(p) for p in CHAPTERS}
     texts.update({p.name: p.read_text(encoding="utf-8") for p in TEXT_MODULES})
+    texts.update(registry_texts())
     found = [f"{name}: {variant!r}" for name, text in texts.items() for variant in forbidden
              if variant in unquote(text, variant)]
     assert not found, f"use {preferred!r} instead of: {found}"

@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..bleu import sentence_bleu
-from ..exercises import Exercise
+from ..exercises import Exercise, _show
 from ..quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -43,6 +44,45 @@ def _hidden(rng: random.Random) -> list[tuple]:
     return cases
 
 
+# --- 6.2 and 6.3 (issue 13): analytic tasks with no single right answer, judged ----------
+# Each answer is a function of no arguments returning what the learner built (plain data:
+# a tuple, a list and strings; a dict of strings), so a student copy's stub is "not done".
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
+    """Adding ``extra`` to ``references`` must lower sentence BLEU (sacrebleu's defaults)."""
+    if not (isinstance(got, tuple) and len(got) == 3):
+        return False, f"{_show(got)}：不是 (candidate, references, extra) 三项的 tuple"
+    candidate, references, extra = got
+    if not (_is_text(candidate) and isinstance(references, list) and references
+            and all(_is_text(r) for r in references) and _is_text(extra)):
+        return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
+                       "字符串列表")
+    before = sentence_bleu(candidate, references).score
+    after = sentence_bleu(candidate, [*references, extra]).score
+    return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
+    """A fluent, correct translation under 0.2 and a garbage one over 0.5 (sentence BLEU)."""
+    if not (isinstance(got, dict) and set(got) == {"reference", "fluent", "garbage"}
+            and all(_is_text(v) for v in got.values())):
+        return False, f"{_show(got)}：不是含 reference、fluent、garbage 三个非空字符串的 dict"
+    if _norm(got["garbage"]) == _norm(got["reference"]) or \
+            _norm(got["fluent"]) == _norm(got["reference"]):
+        return False, "fluent 或 garbage 就是参考译文本身"
+    fluent = sentence_bleu(got["fluent"], [got["reference"]]).score
+    garbage = sentence_bleu(got["garbage"], [got["reference"]]).score
+    return fluent < 0.2 and garbage > 0.5, f"fluent {fluent:.4f}, garbage {garbage:.4f}"
+
+
 EXERCISES = (
     Exercise("6.1", "组装 BLEU my_bleu", _my_bleu_reference, (
         ("The cat is on the mat", _SEED_REFS), ("The cat is on the mat", _SEED_REFS[:1]),
@@ -64,6 +104,15 @@ EXERCISES = (
                    "bleu_lesson.bleu.BleuScorer.sentence_scores",
                    "bleu_lesson.seed.compute_bleu"),
         generate=_hidden),
+    Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
+             extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
+                              "sentence_bleu（sacrebleu 的默认设置）严格变小"},
+             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。"),
+    Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
+             judge=_judge_extremes,
+             extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
+                              "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (
@@ -72,21 +121,26 @@ QUESTIONS: tuple[Question, ...] = (
         "这就是充分统计量：分数是这条记录的纯函数，随手写一条 BleuStats(6, 6, (6, 5, 4, 2), (6, 5, 4, 3)) 也得 0.9036。"),
        ("候选译文和参考译文的原文，它要重新分词", False,
         "分词和计数在提取 (extract) 那一步已经做完，`score_stats` 的参数里没有任何文本。"),
-       ("每条参考的全部 n 元组列表", False, "截断后的匹配数已经在 m_n 里，不需要再看 n 元组。"),
-       ("一个随机种子", False, "BLEU 的计算没有随机性；随机种子只在第 9 章的自助法里用到。")),
-    question("把种子的三条参考一条一条加进去（参考 1；1–2；1–3），分数是 0.0000、0.9036、0.9036。"
-       "为什么加上参考 3 分数不变？",
-       ("参考 3 的 n 元组早已被前两条覆盖，长度 6 也已经有了", True,
-        "多参考只抬高上限：新参考只有带来候选里有、其他参考里没有的说法，才会提高分数。"),
-       ("BLEU 最多只使用两条参考", False, "参考条数没有上限；截断上限取所有参考中的最大次数。"),
-       ("参考 3 让 p_n 下降，又让 BP 上升，正好抵消", False,
-        "加参考只会让每个 p_n 不降；这里 p_n 和 BP 都没有变化。"),
-       ("分数已经是 1，不能再高了", False, "分数是 0.9036，不是 1：the cat is on 仍然没有匹配。")),
-    question("参考 “The cat is sitting on the mat”（7 个词）和 “The cat is on mat”（5 个词）与 6 个词的"
-       "候选平局。交换两条参考的顺序，哪个分数会变？",
+       ("每条参考的全部 n 元语法列表", False,
+        "截断后的匹配数已经在 m_n 里，不需要再看 n 元语法。"),
+       ("候选的计数和每条参考的长度列表：它在打分时才选 r", False,
+        "r 在提取统计量时就选好了，`BleuStats` 只存一个 `ref_len`；`score_stats` 不再看参考。")),
+    question("给一句候选再加一条参考译文（其他都不变），句子级 BLEU 会怎样？",
+       ("可能升、可能不变，也可能降：各阶精确率只会不降，但新参考可能改变最接近的长度 r，使 BP 变小", True,
+        "例如候选 “a b c d e f”、参考 “a b c d”：50.81；再加一条无关的 7 个词的参考，r 变成 7，BP 变成 0.8465，分数降到 43.01（sacrebleu 同样如此）。"),
+       ("只会升或不变：参考越多，能匹配的 n 元语法越多", False,
+        "精确率确实只会不降，但 BP 取决于最接近 c 的参考长度，新参考可能让它变差。"),
+       ("只会降：参考越多，分母越大", False,
+        "分母 t_n 只由候选决定，和参考条数无关。"),
+       ("不变：BLEU 只用与候选最接近的那一条参考", False,
+        "截断上限取所有参考中的最大次数；只有 r 取最接近的那一条的长度。")),
+    question("参考 “The cat is sitting on the mat”（7 个词）和 “The cat is on mat”（5 个词）与 6 个词的候选平局。交换两条参考的顺序，哪个分数会变？",
        ("种子代码的（平局取先列出的）：0.5986 变成 0.7071；`tie=\"shorter\"` 两种顺序都是 0.7071", True,
         "先列出 7 时种子取 r = 7，BP ≈ 0.8465；先列出 5 时取 r = 5，BP = 1。较短规则总是取 5。"),
-       ("两者都会变", False, "“平局取较短的”与顺序无关，所以 sacrebleu、NLTK 的分数不随顺序变。"),
-       ("两者都不变", False, "种子代码的 r 取决于哪条参考先列出，分数 0.5986 和 0.7071 不同。"),
-       ("只有 sacrebleu 的会变", False, "正相反：随顺序变化的是种子代码的规则。")),
+       ("两者都会变", False,
+        "“平局取较短的”与顺序无关，所以 sacrebleu、NLTK 的分数不随顺序变。"),
+       ("两者都不变", False,
+        "种子代码的 r 取决于哪条参考先列出，分数 0.5986 和 0.7071 不同。"),
+       ("只有 sacrebleu 的会变", False,
+        "正相反：随顺序变化的是种子代码的规则。")),
 )
