@@ -4,14 +4,18 @@ The numbers are exactly those of ``clipping.reference_counts`` + ``clipping.coun
 only the bookkeeping differs. Instead of one ``Counter`` of tuples per segment, every
 n-gram becomes an integer and the whole corpus is counted with a few array operations:
 
-1. each reference token gets an id (its index in a vocabulary); an n-gram's id is the
-   rank of ``(id of its first n-1 tokens) * V + (id of its last token)`` among all the
-   references' n-grams of that order, so ids stay small for every order;
-2. an n-gram *in segment i* is the key ``i * K + id``; the references' maxima are one
-   sorted array of keys and one array of counts (the max over the segment's references);
-3. a candidate's n-grams get ids the same way (a token or an n-gram that no reference
-   has gets -1 and can never match); ``np.unique`` counts each key once, a sorted
-   lookup finds its reference maximum, and ``min(count, maximum)`` is the clipped count.
+1. each reference token gets an id (its index in a vocabulary). An n-gram *in segment i*
+   gets a key built from its prefix: a unigram's key is ``i * V + id``; an n-gram's key is
+   ``(rank of its first n-1 tokens' key) * V + (id of its last token)``, where the rank is
+   the position of that key among all the references' keys of order n-1. So keys stay
+   small for every order, and equal n-grams of one segment get equal keys;
+2. the references' maxima are one sorted array of keys per order and one array of counts
+   (the max over the segment's references) beside it;
+3. a candidate n-gram is looked up (one sorted search per order) only where its first n-1
+   tokens were found in its own segment's references, since no other n-gram can match;
+   a token that no reference has never matches. ``bincount`` counts each key's
+   occurrences in the candidates, ``min(count, maximum)`` clips it, and a second
+   ``bincount`` sums the clipped counts per segment.
 
     clipped_n(segment i) = Σ_g min(count_cand,i(g), max_k count_ref_k,i(g))
 
@@ -48,16 +52,14 @@ def _layout(token_lists: Sequence[Sequence[str]]) -> tuple[list, np.ndarray, np.
 
 
 def _lookup(sorted_keys: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(found, where)``: which queries are in ``sorted_keys``, and at which index."""
-    if not len(sorted_keys):
-        return np.zeros(len(queries), dtype=bool), np.zeros(len(queries), dtype=_INT)
+    """``(found, where)``: which queries are in ``sorted_keys`` (not empty), at which index."""
     where = np.searchsorted(sorted_keys, queries)
     where[where == len(sorted_keys)] = 0
     return sorted_keys[where] == queries, where
 
 
 class ReferenceIndex:
-    """Every segment's references as integer n-gram ids with their maximum counts.
+    """Every segment's references as integer n-gram keys with their maximum counts.
 
     ``segments[i]`` lists the tokenized references of segment i (one or more).
     ``count(candidates)`` returns ``(lengths, matches)``: each candidate's length and an
@@ -69,42 +71,36 @@ class ReferenceIndex:
         self.n_segments = len(segments)
         refs = [ref for segment in segments for ref in segment]
         flat, lengths, remaining = _layout(refs)
-        vocab: dict = {}
-        setdefault = vocab.setdefault
-        for token in flat:
-            setdefault(token, len(vocab))
-        self.vocab = vocab
-        self.V = len(vocab) + 1
-        ids = np.fromiter(map(vocab.__getitem__, flat), dtype=_INT, count=len(flat))
+        #: token -> id, in order of first occurrence
+        self.vocab = {token: i for i, token in enumerate(dict.fromkeys(flat))}
+        V = self.V = len(self.vocab) + 1
+        ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=_INT, count=len(flat))
         n_refs = np.fromiter(map(len, segments), dtype=_INT, count=len(segments))
         ref_of_token = np.repeat(np.arange(len(refs), dtype=_INT), lengths)
-        segment_of_ref = np.repeat(np.arange(len(segments), dtype=_INT), n_refs)
-
-        #: per order n >= 2: sorted codes (prefix id * V + last token id); id = rank
-        self.codes: list[np.ndarray | None] = [None]
-        #: per order: (sorted keys segment * K + id, K) and the maximum count of each key
-        self.keys: list[tuple[np.ndarray, int]] = []
+        segment_of_token = np.repeat(np.repeat(np.arange(len(segments), dtype=_INT), n_refs),
+                                     lengths)
+        #: per order: the sorted keys (prefix rank * V + last token id), the maximum count
+        #: of each key in any one reference of its segment, and that segment
+        self.keys: list[np.ndarray] = []
         self.maxima: list[np.ndarray] = []
-        gram = ids
+        self.segment: list[np.ndarray] = []
+        prefix = segment_of_token  # order 1: the "prefix" of a token is its segment
         for n in range(1, max_n + 1):
             at = np.flatnonzero(remaining >= n)  # positions where an n-gram starts
-            if n > 1:
-                codes, ranks = np.unique(gram[at] * self.V + ids[at + n - 1],
-                                         return_inverse=True)
-                self.codes.append(codes)
-                gram = np.full(len(ids), -1, dtype=_INT)
-                gram[at] = ranks.reshape(-1)
-            K = int(gram[at].max()) + 1 if len(at) else 1
-            # count every (reference, n-gram) pair, then keep the max over a segment's references
-            pairs, counts = np.unique(ref_of_token[at] * K + gram[at], return_counts=True)
-            keys = segment_of_ref[pairs // K] * K + pairs % K
-            order = np.argsort(keys, kind="stable")
-            keys, counts = keys[order], counts[order]
-            if len(keys):
-                starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-                keys, counts = keys[starts], np.maximum.reduceat(counts, starts)
-            self.keys.append((keys, K))
-            self.maxima.append(counts)
+            keys, rank = np.unique(prefix[at] * V + ids[at + n - 1], return_inverse=True)
+            rank = rank.reshape(-1)
+            # count every (reference, key) pair, then keep each key's largest count
+            size = max(len(keys), 1)
+            pairs, counts = np.unique(ref_of_token[at] * size + rank, return_counts=True)
+            maxima = np.zeros(len(keys), dtype=_INT)
+            np.maximum.at(maxima, pairs % size, counts)
+            segment = np.zeros(len(keys), dtype=_INT)
+            segment[rank] = segment_of_token[at]
+            self.keys.append(keys)
+            self.maxima.append(maxima)
+            self.segment.append(segment)
+            prefix = np.zeros(len(ids), dtype=_INT)
+            prefix[at] = rank  # the next order extends this n-gram by one token
 
     def count(self, candidates: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
         """``(lengths, matches)`` of tokenized candidates, one per segment, in order."""
@@ -113,24 +109,28 @@ class ReferenceIndex:
                              f"candidates, {self.n_segments} segments")
         flat, lengths, remaining = _layout(candidates)
         ids = np.fromiter(map(self.vocab.get, flat, repeat(-1)), dtype=_INT, count=len(flat))
-        segment = np.repeat(np.arange(self.n_segments, dtype=_INT), lengths)
         matches = np.zeros((self.n_segments, self.max_n), dtype=_INT)
-        gram = ids
+        # the positions still in play, and the key rank of the n-gram found there so far
+        at = np.flatnonzero(ids >= 0)
+        prefix = np.repeat(np.arange(self.n_segments, dtype=_INT), lengths)[at]
         for n in range(1, self.max_n + 1):
-            if n > 1:  # an n-gram can be known only if its first n-1 tokens are
-                at = np.flatnonzero((gram >= 0) & (remaining >= n))
-                last = ids[at + n - 1]
-                at, last = at[last >= 0], last[last >= 0]
-                found, rank = _lookup(self.codes[n - 1], gram[at] * self.V + last)
-                gram = np.full(len(ids), -1, dtype=_INT)
-                gram[at[found]] = rank[found]
-            at = np.flatnonzero(gram >= 0)
-            if not len(at):  # no n-gram of this order is known, so no longer one is
+            if n > 1:  # only an n-gram whose first n-1 tokens matched can match
+                last = np.full(len(at), -1, dtype=_INT)
+                fits = remaining[at] >= n
+                last[fits] = ids[at[fits] + n - 1]
+                keep = last >= 0
+                at, prefix, last = at[keep], prefix[keep], last[keep]
+            else:
+                last = ids[at]
+            keys = self.keys[n - 1]
+            if not len(at) or not len(keys):  # nothing matched, so no longer n-gram can
                 break
-            keys, K = self.keys[n - 1]
-            wanted, counts = np.unique(segment[at] * K + gram[at], return_counts=True)
-            found, where = _lookup(keys, wanted)
-            clipped = np.minimum(counts[found], self.maxima[n - 1][where[found]])
-            matches[:, n - 1] = np.bincount(wanted[found] // K, weights=clipped,
+            found, where = _lookup(keys, prefix * self.V + last)
+            where = where[found]
+            # candidate count of each reference key, clipped at its maximum, summed per segment
+            counts = np.bincount(where, minlength=len(keys))
+            clipped = np.minimum(counts, self.maxima[n - 1])
+            matches[:, n - 1] = np.bincount(self.segment[n - 1], weights=clipped,
                                             minlength=self.n_segments)
+            at, prefix = at[found], where
         return lengths, matches
