@@ -27,7 +27,6 @@ from collections.abc import Sequence
 
 from . import seed
 from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
-from .datasets import SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
 from .smoothing import SMOOTHING_METHODS
 from .tokenizers import TOKENIZERS
 
@@ -61,6 +60,10 @@ def _seed_lines(label: str, candidate: str, references: list[str]) -> list[str]:
 
 def seed_demo() -> str:
     """What the seed's ``bleu_score.py`` prints, computed with ``bleu_lesson.seed``."""
+    # here, not at the top: datasets imports the download machinery (urllib, ssl, …),
+    # which ``score`` does not need
+    from .datasets import SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
+
     lines = _seed_lines("单参考", SEED_CANDIDATE, SEED_REFERENCE)
     lines += _seed_lines("多参考", SEED_CANDIDATE, SEED_REFERENCES)
     return "\n".join(lines) + "\n"
