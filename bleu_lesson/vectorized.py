@@ -31,24 +31,28 @@ standard-library path's. numpy is imported here, so ``import bleu_lesson`` stays
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 
 import numpy as np
 
 __all__ = ["ReferenceIndex"]
 
-_INT = np.int64
+_INT = np.int64  # keys, and anything summed
+_SMALL = np.int32  # per token: ids, positions left, which reference; ranks and counts
 
 
-def _layout(token_lists: Sequence[Sequence[str]]) -> tuple[list, np.ndarray, np.ndarray]:
-    """All tokens in one list; each token list's length; tokens left from each position on."""
+def _layout(token_lists: Sequence[Sequence[str]], token_ids: Callable[[Iterable[str]],
+                                                                      Iterable[int]],
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each token list's length, every token's id (``token_ids(all tokens)``), and the tokens
+    left from each position to the end of its own list (an n-gram starts at p if >= n)."""
     lengths = np.fromiter(map(len, token_lists), dtype=_INT, count=len(token_lists))
-    flat = list(chain.from_iterable(token_lists))
+    total = int(lengths.sum())
+    ids = np.fromiter(token_ids(chain.from_iterable(token_lists)), dtype=_SMALL, count=total)
     ends = np.cumsum(lengths)
-    # remaining[p]: tokens from position p to the end of its own list (p's n-gram fits if >= n)
-    remaining = np.repeat(ends, lengths) - np.arange(len(flat), dtype=_INT)
-    return flat, lengths, remaining
+    remaining = (np.repeat(ends, lengths) - np.arange(total, dtype=_INT)).astype(_SMALL)
+    return lengths, ids, remaining
 
 
 def _lookup(sorted_keys: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -70,14 +74,14 @@ class ReferenceIndex:
         self.max_n = max_n
         self.n_segments = len(segments)
         refs = [ref for segment in segments for ref in segment]
-        flat, lengths, remaining = _layout(refs)
         #: token -> id, in order of first occurrence
-        self.vocab = {token: i for i, token in enumerate(dict.fromkeys(flat))}
+        self.vocab = {token: i for i, token in enumerate(dict.fromkeys(chain.from_iterable(refs)))}
         V = self.V = len(self.vocab) + 1
-        ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=_INT, count=len(flat))
+        lengths, ids, remaining = _layout(refs, lambda tokens: map(self.vocab.__getitem__,
+                                                                   tokens))
         n_refs = np.fromiter(map(len, segments), dtype=_INT, count=len(segments))
-        ref_of_token = np.repeat(np.arange(len(refs), dtype=_INT), lengths)
-        segment_of_token = np.repeat(np.repeat(np.arange(len(segments), dtype=_INT), n_refs),
+        ref_of_token = np.repeat(np.arange(len(refs), dtype=_SMALL), lengths)
+        segment_of_token = np.repeat(np.repeat(np.arange(len(segments), dtype=_SMALL), n_refs),
                                      lengths)
         #: per order: the sorted keys (prefix rank * V + last token id), the maximum count
         #: of each key in any one reference of its segment, and that segment
@@ -87,37 +91,45 @@ class ReferenceIndex:
         prefix = segment_of_token  # order 1: the "prefix" of a token is its segment
         for n in range(1, max_n + 1):
             at = np.flatnonzero(remaining >= n)  # positions where an n-gram starts
-            keys, rank = np.unique(prefix[at] * V + ids[at + n - 1], return_inverse=True)
+            codes = prefix[at].astype(_INT) * V
+            codes += ids[at + (n - 1)]
+            keys, rank = np.unique(codes, return_inverse=True)
+            del codes
             rank = rank.reshape(-1)
             # count every (reference, key) pair, then keep each key's largest count
             size = max(len(keys), 1)
-            pairs, counts = np.unique(ref_of_token[at] * size + rank, return_counts=True)
-            maxima = np.zeros(len(keys), dtype=_INT)
-            np.maximum.at(maxima, pairs % size, counts)
-            segment = np.zeros(len(keys), dtype=_INT)
+            pairs = ref_of_token[at].astype(_INT) * size
+            pairs += rank
+            pairs, counts = np.unique(pairs, return_counts=True)
+            maxima = np.zeros(len(keys), dtype=_SMALL)
+            np.maximum.at(maxima, pairs % size, counts.astype(_SMALL))
+            del pairs, counts
+            segment = np.zeros(len(keys), dtype=_SMALL)
             segment[rank] = segment_of_token[at]
             self.keys.append(keys)
             self.maxima.append(maxima)
             self.segment.append(segment)
-            prefix = np.zeros(len(ids), dtype=_INT)
-            prefix[at] = rank  # the next order extends this n-gram by one token
+            if n < max_n:
+                prefix = np.zeros(len(ids), dtype=_SMALL)
+                prefix[at] = rank  # the next order extends this n-gram by one token
 
     def count(self, candidates: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
         """``(lengths, matches)`` of tokenized candidates, one per segment, in order."""
         if len(candidates) != self.n_segments:
             raise ValueError(f"candidates must have one entry per segment: {len(candidates)} "
                              f"candidates, {self.n_segments} segments")
-        flat, lengths, remaining = _layout(candidates)
-        ids = np.fromiter(map(self.vocab.get, flat, repeat(-1)), dtype=_INT, count=len(flat))
+        # a token no reference has gets -1: it never matches
+        lengths, ids, remaining = _layout(candidates, lambda tokens: map(self.vocab.get, tokens,
+                                                                         repeat(-1)))
         matches = np.zeros((self.n_segments, self.max_n), dtype=_INT)
         # the positions still in play, and the key rank of the n-gram found there so far
         at = np.flatnonzero(ids >= 0)
         prefix = np.repeat(np.arange(self.n_segments, dtype=_INT), lengths)[at]
         for n in range(1, self.max_n + 1):
             if n > 1:  # only an n-gram whose first n-1 tokens matched can match
-                last = np.full(len(at), -1, dtype=_INT)
+                last = np.full(len(at), -1, dtype=_SMALL)
                 fits = remaining[at] >= n
-                last[fits] = ids[at[fits] + n - 1]
+                last[fits] = ids[at[fits] + (n - 1)]
                 keep = last >= 0
                 at, prefix, last = at[keep], prefix[keep], last[keep]
             else:
