@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["tokenize_13a"]
+__all__ = ["split_punctuation", "tokenize_13a"]
 
 # step 1: sacrebleu's class [\{-\~\[-\` -\&\(-\+\:-\@\/] without the space (" -\&" → "!-\&")
 _SYMBOL = re.compile(r"[\{-\~\[-\`!-\&\(-\+\:-\@\/]")
@@ -67,7 +67,16 @@ def tokenize_13a(line: str) -> list[str]:
     if "&" in line:
         line = (line.replace("&quot;", '"').replace("&amp;", "&")
                 .replace("&lt;", "<").replace("&gt;", ">"))
-    line = f" {_SYMBOL.sub(_around, line)} "
+    return split_punctuation(f" {line} ")
+
+
+def split_punctuation(line: str) -> list[str]:
+    """Steps 1–4 above, then split: sacrebleu's ``TokenizerRegexp`` (13a's and zh's last step).
+
+    >>> split_punctuation("(a) 1.5, b.")
+    ['(', 'a', ')', '1.5', ',', 'b', '.']
+    """
+    line = _SYMBOL.sub(_around, line)
     if "." in line or "," in line:
         line = _NOT_DIGIT_THEN_POINT.sub(_between_and_after, line)
         line = _POINT_THEN_NOT_DIGIT.sub(_before_and_between, line)

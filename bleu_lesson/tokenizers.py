@@ -1,9 +1,10 @@
 """Tokenizers: how a sentence becomes the list of tokens BLEU counts.
 
 BLEU is only comparable when everyone splits text the same way, so the standard
-tokenizers here are sacrebleu's own (``intl``, ``zh``, ``char``), wrapped, not
-re-implemented. ``13a``, the default, is ``tok13a.tokenize_13a``: sacrebleu's rules,
-rewritten for speed and tested token for token against sacrebleu on every WMT22 line.
+tokenizers here are sacrebleu's own: ``intl`` and ``char`` wrapped, not re-implemented;
+``13a`` (the default) and ``zh`` are ``tok13a.tokenize_13a`` and ``tokzh.tokenize_zh``,
+sacrebleu's rules rewritten for speed and tested token for token against sacrebleu on
+every WMT22 line (``tests/test_tok13a.py``).
 ``none`` is a plain whitespace split and needs nothing else.
 
 A tokenizer is anything that maps ``str -> list[str]``. The pipeline applied to every
@@ -34,7 +35,6 @@ TOKENIZERS: tuple[str, ...] = ("none", "13a", "intl", "zh", "char")
 # sacrebleu costs a few hundred milliseconds and ``import bleu_lesson`` must stay light.
 _SACREBLEU_TOKENIZERS = {
     "intl": ("tokenizer_intl", "TokenizerV14International"),
-    "zh": ("tokenizer_zh", "TokenizerZh"),
     "char": ("tokenizer_char", "TokenizerChar"),
 }
 
@@ -72,6 +72,15 @@ def _split_13a(text: str) -> list[str]:
     return tokenize_13a(text.rstrip())
 
 
+def _zh_split() -> Callable[[str], list[str]]:
+    from .tokzh import tokenize_zh  # its table is built on import: only when zh is used
+
+    def split(text: str) -> list[str]:
+        return tokenize_zh(text.rstrip())
+
+    return split
+
+
 def _sacrebleu_split(name: str) -> Callable[[str], list[str]]:
     from importlib import import_module
 
@@ -91,6 +100,8 @@ def _named(name: str, lowercase: bool) -> Tokenizer:
         split = _whitespace
     elif name == "13a":
         split = _split_13a
+    elif name == "zh":
+        split = _zh_split()
     else:
         split = _sacrebleu_split(name)
     return Tokenizer(name, split, lowercase)

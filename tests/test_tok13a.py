@@ -1,4 +1,4 @@
-"""bleu_lesson's own 13a tokenizer gives exactly sacrebleu's tokens.
+"""bleu_lesson's own 13a and zh tokenizers give exactly sacrebleu's tokens.
 
 The oracle is sacrebleu's ``Tokenizer13a`` itself, called the way sacrebleu's BLEU calls it
 (lowercase first when asked, ``rstrip``, tokenize, split on whitespace). Two sources of text:
@@ -18,21 +18,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu_lesson import BleuOptions
 from bleu_lesson.tok13a import tokenize_13a
 from bleu_lesson.tokenizers import get_tokenizer
+from bleu_lesson.tokzh import CHINESE_RANGES, tokenize_zh
 
 SACRE = Tokenizer13a()
-# the undecorated method: no lru_cache between sacrebleu and the line it tokenizes
-SACRE_UNCACHED = Tokenizer13a.__call__.__wrapped__
+SACRE_ZH = TokenizerZh()
 
 
-def sacrebleu_tokens(text: str, lowercase: bool = False) -> list[str]:
-    """What sacrebleu's BLEU counts for one segment with tokenize="13a"."""
+def sacrebleu_tokens(text: str, lowercase: bool = False, name: str = "13a") -> list[str]:
+    """What sacrebleu's BLEU counts for one segment with tokenize=name ("13a" or "zh"),
+    calling the undecorated method: no lru_cache between sacrebleu and the line."""
     if lowercase:
         text = text.lower()
-    return SACRE_UNCACHED(SACRE, text.rstrip()).split()
+    tokenizer = SACRE if name == "13a" else SACRE_ZH
+    return type(tokenizer).__call__.__wrapped__(tokenizer, text.rstrip()).split()
 
 
 # --- every WMT22 line ------------------------------------------------------------------------
@@ -61,10 +64,30 @@ def test_every_wmt22_line_is_tokenized_like_sacrebleu():
 
 
 @pytest.mark.skipif(not wmt22_files(), reason="WMT22 data absent: set BLEU_LESSON_WMT22_DIR")
+def test_every_wmt22_line_is_tokenized_like_sacrebleu_zh():
+    split = get_tokenizer("zh")
+    lines = 0
+    for path in wmt22_files():
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            assert split(line) == sacrebleu_tokens(line, name="zh"), (path.name, number, line)
+            lines += 1
+    assert lines > 60_000
+
+
+def test_chinese_characters_are_sacrebleus_on_every_code_point():
+    is_chinese = TokenizerZh._is_chinese_char.__wrapped__
+    ours = {c for first, last in CHINESE_RANGES for c in range(first, last + 1)}
+    # every range of sacrebleu's table ends below U+FFFF, so beyond it no character is Chinese
+    assert [c for c in range(0x10000) if is_chinese(chr(c)) != (c in ours)] == []
+    assert not any(is_chinese(chr(c)) for c in (0x10000, 0x20000, 0x2A6D6, 0x2F800, 0x10FFFF))
+    assert max(ours) < 0x10000
+
+
+@pytest.mark.skipif(not wmt22_files(), reason="WMT22 data absent: set BLEU_LESSON_WMT22_DIR")
 def test_wmt22_lowercased_like_sacrebleu():
     split = get_tokenizer("13a", lowercase=True)
     for path in wmt22_files():
-        if ".zh-en." in path.name and path.suffix == ".en":
+        if ".zh-en.ref." in path.name:  # mixed-case English; the systems add nothing new
             for line in path.read_text(encoding="utf-8").split("\n"):
                 assert split(line) == sacrebleu_tokens(line, lowercase=True), line
 
@@ -72,7 +95,7 @@ def test_wmt22_lowercased_like_sacrebleu():
 # --- generated text --------------------------------------------------------------------------
 
 ASCII_PUNCT = "".join(chr(c) for c in range(0x21, 0x7F) if not chr(c).isalnum())
-UNICODE = ("，。、；：？！“”‘’（）《》【】—–…·•€£¥©®™°±×÷§¶†‰′″"
+UNICODE = ("，。、；：？！“”‘’（）《》【】—–…·•€£¥©®™°±×÷§¶†‰′″→∑☀✓㈠㎡ﬀ︰"
            "０１２３٣٤۵१२"  # fullwidth, Arabic-Indic and Devanagari digits: not [0-9]
            "éÜßØñçı猫坐垫子上😀\u0301\u200b")
 SPACES = " \t\n\r\x0b\x0c\xa0\u2009\u3000\u2028\x1c\x85"
@@ -91,13 +114,17 @@ texts = st.lists(pieces, max_size=40).map("".join)
 def test_generated_text_is_tokenized_like_sacrebleu(text):
     assert tokenize_13a(text.rstrip()) == sacrebleu_tokens(text)
     assert get_tokenizer("13a")(text) == sacrebleu_tokens(text)
+    assert tokenize_zh(text.rstrip()) == sacrebleu_tokens(text, name="zh")
+    assert get_tokenizer("zh")(text) == sacrebleu_tokens(text, name="zh")
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_any_unicode_text_is_tokenized_like_sacrebleu(text):
-    assert get_tokenizer("13a")(text) == sacrebleu_tokens(text)
-    assert get_tokenizer("13a", lowercase=True)(text) == sacrebleu_tokens(text, lowercase=True)
+    for name in ("13a", "zh"):
+        assert get_tokenizer(name)(text) == sacrebleu_tokens(text, name=name)
+        assert get_tokenizer(name, lowercase=True)(text) == sacrebleu_tokens(
+            text, lowercase=True, name=name)
 
 
 @pytest.mark.parametrize("text, tokens", [
@@ -113,14 +140,16 @@ def test_hand_checked_examples(text, tokens):
 
 # --- same name, same signature, no sacrebleu import ------------------------------------------
 
-def test_signature_still_says_13a():
+def test_signature_still_says_13a_and_zh():
     assert "|tok:13a|" in BleuOptions(tokenizer="13a").signature(2)
+    assert "|tok:zh|" in BleuOptions(tokenizer="zh").signature(2)
     assert get_tokenizer("13a").name == "13a"
 
 
-def test_13a_does_not_import_sacrebleu():
+def test_13a_and_zh_do_not_import_sacrebleu():
     code = ("import sys; from bleu_lesson import corpus_bleu; "
             "corpus_bleu(['The cat sat.'], [['The cat sat.']]); "
+            "corpus_bleu(['猫坐着。'], [['猫坐着。']], tokenizer='zh'); "
             "print('sacrebleu' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
