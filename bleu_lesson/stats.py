@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import add
 
 __all__ = ["BleuStats", "sum_stats"]
 
@@ -53,8 +54,8 @@ class BleuStats:
         return BleuStats(
             self.hyp_len + other.hyp_len,
             self.ref_len + other.ref_len,
-            tuple(a + b for a, b in zip(self.matches, other.matches, strict=True)),
-            tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)),
+            tuple(map(add, self.matches, other.matches)),  # order by order: m_1 + m_1', …
+            tuple(map(add, self.totals, other.totals)),
         )
 
     def __radd__(self, other: object) -> BleuStats:
