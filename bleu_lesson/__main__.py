@@ -64,6 +64,9 @@ def _seed_lines(label: str, candidate: str, references: list[str]) -> list[str]:
 
 def seed_demo() -> str:
     """What the seed's ``bleu_score.py`` prints, computed with ``bleu_lesson.seed``."""
+    # here, not at the top: datasets imports the download machinery (urllib, ssl, …),
+    # which ``score`` does not need
+
     lines = _seed_lines("单参考", SEED_CANDIDATE, SEED_REFERENCE)
     lines += _seed_lines("多参考", SEED_CANDIDATE, SEED_REFERENCES)
     return "\n".join(lines) + "\n"

@@ -700,7 +700,6 @@ WMT22_HUMAN_FILES: dict[str, tuple[str, str]] = {
 }
 #: A human "system" that is a reference translation, and the reference it is.
 HUMAN_REFERENCE_SYSTEMS: dict[str, str] = {"HUMAN-B": "B"}
-_HUMAN_URL = "https://raw.githubusercontent.com/{repository}/{commit}/{folder}/{name}"
 
 
 def _human_file(name: str, expected: str, *, data_dir: str | os.PathLike | None,
@@ -727,33 +726,20 @@ def _human_file(name: str, expected: str, *, data_dir: str | os.PathLike | None,
             if verify:
                 _check_sha256(name, data, expected, str(path), _LOCAL_HINT)
             return data
-    url = _HUMAN_URL.format(repository=WMT22_HUMAN_REPOSITORY, commit=WMT22_HUMAN_COMMIT,
-                            folder=WMT22_HUMAN_FOLDER, name=name)
-    how = (f"To get it, set {WMT22_ENV_VAR} (or pass data_dir=) to a folder whose "
-           f"{WMT22_HUMAN_SUBDIR}/ subfolder has the files of {WMT22_HUMAN_FOLDER}/ of "
-           f"{WMT22_HUMAN_REPOSITORY} (commit {WMT22_HUMAN_COMMIT}), or call "
-           f"load_wmt22_human(..., download=True) once online: it is then kept in {cache}.")
+    spec = dataset("wmt22-human")
+    how = (f"To get it, run `bleu-lesson data wmt22-human` (or `make data`), set "
+           f"{WMT22_ENV_VAR} (or pass data_dir=) to a folder whose {WMT22_HUMAN_SUBDIR}/ "
+           f"subfolder has the files of {WMT22_HUMAN_FOLDER}/ of {WMT22_HUMAN_REPOSITORY} "
+           f"(commit {WMT22_HUMAN_COMMIT}), or call load_wmt22_human(..., download=True) "
+           f"once online: it is then kept in {cache}.")
     if not download:
         raise DatasetNotFoundError(
             f"WMT22 human-evaluation file {name} not found, and download=False.\n"
             f"{_looked_in(folders)}\n{how}")
-    try:
-        with urllib.request.urlopen(url, timeout=60) as response:
-            data = response.read()
-    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
-        raise DatasetNotFoundError(
-            f"WMT22 human-evaluation file {name} is not on this machine and could not be "
-            f"downloaded from {url}: {exc}.\n{_looked_in(folders)}\n{how}") from exc
-    _check_sha256(name, data, expected, f"downloaded from {url}", _DOWNLOAD_HINT)
-    cache.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=cache, prefix=f".{name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, cache / name)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # the registry's download (pooch: pinned URL, SHA-256 checked, into the cache)
+    path = _locate_all(spec, [name], None, cache_dir, True, False)[name]
+    data = path.read_bytes()
+    _check_sha256(name, data, expected, str(path), _LOCAL_HINT)
     return data
 
 

@@ -154,6 +154,7 @@ def plot_rank_bump(scores: dict[str, dict[str, float]], ylabel: str = "rank") ->
     ax.set_yticks(range(1, len(systems) + 1))
     ax.set_ylim(len(systems) + 0.5, 0.5)
     ax.set_ylabel(ylabel)
+    return fig
 
 
 def plot_agreement(metric: dict[str, float], human: dict[str, float],

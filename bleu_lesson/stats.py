@@ -54,7 +54,7 @@ class BleuStats:
         return BleuStats(
             self.hyp_len + other.hyp_len,
             self.ref_len + other.ref_len,
-            tuple(map(add, self.matches, other.matches)),   # order by order
+            tuple(map(add, self.matches, other.matches)),  # order by order: m_1 + m_1', …
             tuple(map(add, self.totals, other.totals)),
         )
 

@@ -177,7 +177,8 @@ def test_pair_must_be_known():
 def test_downloads_from_the_pinned_commit_into_the_cache(copy_dir, tmp_path, monkeypatch):
     """Served from 127.0.0.1; the URL keeps the pinned commit and folder."""
     root = tmp_path / "served"
-    served = root / "repo" / datasets.WMT22_HUMAN_COMMIT / datasets.WMT22_HUMAN_FOLDER
+    served = (root / datasets.WMT22_HUMAN_REPOSITORY / datasets.WMT22_HUMAN_COMMIT
+              / datasets.WMT22_HUMAN_FOLDER)
     served.mkdir(parents=True)
     for name in NAMES:
         shutil.copy(copy_dir / name, served / name)
@@ -193,8 +194,7 @@ def test_downloads_from_the_pinned_commit_into_the_cache(copy_dir, tmp_path, mon
     thread.start()
     try:
         port = server.server_address[1]
-        monkeypatch.setattr(datasets, "_HUMAN_URL",
-                            f"http://127.0.0.1:{port}/repo/{{commit}}/{{folder}}/{{name}}")
+        monkeypatch.setenv(datasets.DATA_URL_ENV_VAR, f"http://127.0.0.1:{port}")
         cache = tmp_path / "cache"
         with pytest.raises(DatasetNotFoundError):
             load_wmt22_human("zh-en", cache_dir=cache)  # download=False is the default

@@ -5,14 +5,18 @@ chapters' ``clipping.clipped_counts``); only the bookkeeping differs. Instead of
 ``Counter`` of tuples per segment, every n-gram becomes an integer and the whole corpus
 is counted with a few array operations:
 
-1. each reference token gets an id (its index in a vocabulary); an n-gram's id is the
-   rank of ``(id of its first n-1 tokens) * V + (id of its last token)`` among all the
-   references' n-grams of that order, so ids stay small for every order;
-2. an n-gram *in segment i* is the key ``i * K + id``; the references' maxima are one
-   sorted array of keys and one array of counts (the max over the segment's references);
-3. a candidate's n-grams get ids the same way (a token or an n-gram that no reference
-   has gets -1 and can never match); ``np.unique`` counts each key once, a sorted
-   lookup finds its reference maximum, and ``min(count, maximum)`` is the clipped count.
+1. each reference token gets an id (its index in a vocabulary). An n-gram *in segment i*
+   gets a key built from its prefix: a unigram's key is ``i * V + id``; an n-gram's key is
+   ``(rank of its first n-1 tokens' key) * V + (id of its last token)``, where the rank is
+   the position of that key among all the references' keys of order n-1. So keys stay
+   small for every order, and equal n-grams of one segment get equal keys;
+2. the references' maxima are one sorted array of keys per order and one array of counts
+   (the max over the segment's references) beside it;
+3. a candidate n-gram is looked up (one sorted search per order) only where its first n-1
+   tokens were found in its own segment's references, since no other n-gram can match;
+   a token that no reference has never matches. ``bincount`` counts each key's
+   occurrences in the candidates, ``min(count, maximum)`` clips it, and a second
+   ``bincount`` sums the clipped counts per segment.
 
     clipped_n(segment i) = Σ_g min(count_cand,i(g), max_k count_ref_k,i(g))
 
@@ -29,37 +33,39 @@ every count equals the standard-library engine's. numpy is imported here, so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 
 import numpy as np
 
 __all__ = ["NumpyEngine", "ReferenceIndex"]
 
-_INT = np.int64
+_INT = np.int64  # keys, and anything summed
+_SMALL = np.int32  # per token: ids, positions left, which reference; ranks and counts
 
 
-def _layout(token_lists: Sequence[Sequence[str]]) -> tuple[list, np.ndarray, np.ndarray]:
-    """All tokens in one list; each token list's length; tokens left from each position on."""
+def _layout(token_lists: Sequence[Sequence[str]], token_ids: Callable[[Iterable[str]],
+                                                                      Iterable[int]],
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each token list's length, every token's id (``token_ids(all tokens)``), and the tokens
+    left from each position to the end of its own list (an n-gram starts at p if >= n)."""
     lengths = np.fromiter(map(len, token_lists), dtype=_INT, count=len(token_lists))
-    flat = list(chain.from_iterable(token_lists))
+    total = int(lengths.sum())
+    ids = np.fromiter(token_ids(chain.from_iterable(token_lists)), dtype=_SMALL, count=total)
     ends = np.cumsum(lengths)
-    # remaining[p]: tokens from position p to the end of its own list (p's n-gram fits if >= n)
-    remaining = np.repeat(ends, lengths) - np.arange(len(flat), dtype=_INT)
-    return flat, lengths, remaining
+    remaining = (np.repeat(ends, lengths) - np.arange(total, dtype=_INT)).astype(_SMALL)
+    return lengths, ids, remaining
 
 
 def _lookup(sorted_keys: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(found, where)``: which queries are in ``sorted_keys``, and at which index."""
-    if not len(sorted_keys):
-        return np.zeros(len(queries), dtype=bool), np.zeros(len(queries), dtype=_INT)
+    """``(found, where)``: which queries are in ``sorted_keys`` (not empty), at which index."""
     where = np.searchsorted(sorted_keys, queries)
     where[where == len(sorted_keys)] = 0
     return sorted_keys[where] == queries, where
 
 
 class ReferenceIndex:
-    """Every segment's references as integer n-gram ids with their maximum counts.
+    """Every segment's references as integer n-gram keys with their maximum counts.
 
     ``segments[i]`` lists the tokenized references of segment i (one or more).
     ``count(candidates)`` returns ``(lengths, matches)``: each candidate's length and an
@@ -70,73 +76,77 @@ class ReferenceIndex:
         self.max_n = max_n
         self.n_segments = len(segments)
         refs = [ref for segment in segments for ref in segment]
-        flat, lengths, remaining = _layout(refs)
-        vocab: dict = {}
-        setdefault = vocab.setdefault
-        for token in flat:
-            setdefault(token, len(vocab))
-        self.vocab = vocab
-        self.V = len(vocab) + 1
-        ids = np.fromiter(map(vocab.__getitem__, flat), dtype=_INT, count=len(flat))
+        #: token -> id, in order of first occurrence
+        self.vocab = {token: i for i, token in enumerate(dict.fromkeys(chain.from_iterable(refs)))}
+        V = self.V = len(self.vocab) + 1
+        lengths, ids, remaining = _layout(refs, lambda tokens: map(self.vocab.__getitem__,
+                                                                   tokens))
         n_refs = np.fromiter(map(len, segments), dtype=_INT, count=len(segments))
-        ref_of_token = np.repeat(np.arange(len(refs), dtype=_INT), lengths)
-        segment_of_ref = np.repeat(np.arange(len(segments), dtype=_INT), n_refs)
-
-        #: per order n >= 2: sorted codes (prefix id * V + last token id); id = rank
-        self.codes: list[np.ndarray | None] = [None]
-        #: per order: (sorted keys segment * K + id, K) and the maximum count of each key
-        self.keys: list[tuple[np.ndarray, int]] = []
+        ref_of_token = np.repeat(np.arange(len(refs), dtype=_SMALL), lengths)
+        segment_of_token = np.repeat(np.repeat(np.arange(len(segments), dtype=_SMALL), n_refs),
+                                     lengths)
+        #: per order: the sorted keys (prefix rank * V + last token id), the maximum count
+        #: of each key in any one reference of its segment, and that segment
+        self.keys: list[np.ndarray] = []
         self.maxima: list[np.ndarray] = []
-        gram = ids
+        self.segment: list[np.ndarray] = []
+        prefix = segment_of_token  # order 1: the "prefix" of a token is its segment
         for n in range(1, max_n + 1):
             at = np.flatnonzero(remaining >= n)  # positions where an n-gram starts
-            if n > 1:
-                codes, ranks = np.unique(gram[at] * self.V + ids[at + n - 1],
-                                         return_inverse=True)
-                self.codes.append(codes)
-                gram = np.full(len(ids), -1, dtype=_INT)
-                gram[at] = ranks.reshape(-1)
-            K = int(gram[at].max()) + 1 if len(at) else 1
-            # count every (reference, n-gram) pair, then keep the max over a segment's references
-            pairs, counts = np.unique(ref_of_token[at] * K + gram[at], return_counts=True)
-            keys = segment_of_ref[pairs // K] * K + pairs % K
-            order = np.argsort(keys, kind="stable")
-            keys, counts = keys[order], counts[order]
-            if len(keys):
-                starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-                keys, counts = keys[starts], np.maximum.reduceat(counts, starts)
-            self.keys.append((keys, K))
-            self.maxima.append(counts)
+            codes = prefix[at].astype(_INT) * V
+            codes += ids[at + (n - 1)]
+            keys, rank = np.unique(codes, return_inverse=True)
+            del codes
+            rank = rank.reshape(-1)
+            # count every (reference, key) pair, then keep each key's largest count
+            size = max(len(keys), 1)
+            pairs = ref_of_token[at].astype(_INT) * size
+            pairs += rank
+            pairs, counts = np.unique(pairs, return_counts=True)
+            maxima = np.zeros(len(keys), dtype=_SMALL)
+            np.maximum.at(maxima, pairs % size, counts.astype(_SMALL))
+            del pairs, counts
+            segment = np.zeros(len(keys), dtype=_SMALL)
+            segment[rank] = segment_of_token[at]
+            self.keys.append(keys)
+            self.maxima.append(maxima)
+            self.segment.append(segment)
+            if n < max_n:
+                prefix = np.zeros(len(ids), dtype=_SMALL)
+                prefix[at] = rank  # the next order extends this n-gram by one token
 
     def count(self, candidates: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
         """``(lengths, matches)`` of tokenized candidates, one per segment, in order."""
         if len(candidates) != self.n_segments:
             raise ValueError(f"candidates must have one entry per segment: {len(candidates)} "
                              f"candidates, {self.n_segments} segments")
-        flat, lengths, remaining = _layout(candidates)
-        ids = np.fromiter(map(self.vocab.get, flat, repeat(-1)), dtype=_INT, count=len(flat))
-        segment = np.repeat(np.arange(self.n_segments, dtype=_INT), lengths)
+        # a token no reference has gets -1: it never matches
+        lengths, ids, remaining = _layout(candidates, lambda tokens: map(self.vocab.get, tokens,
+                                                                         repeat(-1)))
         matches = np.zeros((self.n_segments, self.max_n), dtype=_INT)
-        gram = ids
+        # the positions still in play, and the key rank of the n-gram found there so far
+        at = np.flatnonzero(ids >= 0)
+        prefix = np.repeat(np.arange(self.n_segments, dtype=_INT), lengths)[at]
         for n in range(1, self.max_n + 1):
-            if n > 1:  # an n-gram can be known only if its first n-1 tokens are
-                at = np.flatnonzero((gram >= 0) & (remaining >= n))
-                last = ids[at + n - 1]
-                at, last = at[last >= 0], last[last >= 0]
-                codes = self.codes[n - 1]
-                assert codes is not None  # orders n >= 2 always have their codes
-                found, rank = _lookup(codes, gram[at] * self.V + last)
-                gram = np.full(len(ids), -1, dtype=_INT)
-                gram[at[found]] = rank[found]
-            at = np.flatnonzero(gram >= 0)
-            if not len(at):  # no n-gram of this order is known, so no longer one is
+            if n > 1:  # only an n-gram whose first n-1 tokens matched can match
+                last = np.full(len(at), -1, dtype=_SMALL)
+                fits = remaining[at] >= n
+                last[fits] = ids[at[fits] + (n - 1)]
+                keep = last >= 0
+                at, prefix, last = at[keep], prefix[keep], last[keep]
+            else:
+                last = ids[at]
+            keys = self.keys[n - 1]
+            if not len(at) or not len(keys):  # nothing matched, so no longer n-gram can
                 break
-            keys, K = self.keys[n - 1]
-            wanted, counts = np.unique(segment[at] * K + gram[at], return_counts=True)
-            found, where = _lookup(keys, wanted)
-            clipped = np.minimum(counts[found], self.maxima[n - 1][where[found]])
-            matches[:, n - 1] = np.bincount(wanted[found] // K, weights=clipped,
+            found, where = _lookup(keys, prefix * self.V + last)
+            where = where[found]
+            # candidate count of each reference key, clipped at its maximum, summed per segment
+            counts = np.bincount(where, minlength=len(keys))
+            clipped = np.minimum(counts, self.maxima[n - 1])
+            matches[:, n - 1] = np.bincount(self.segment[n - 1], weights=clipped,
                                             minlength=self.n_segments)
+            at, prefix = at[found], where
         return lengths, matches
 
 
