@@ -62,7 +62,7 @@ notebooks: venv
 	  found=1; \
 	  echo "== executing $$nb"; \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.kernel_name=python3 "$$nb" || exit 1; \
+	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	done; \
 	if [ $$found = 0 ]; then echo "no notebooks/[0-9]*.ipynb to execute"; fi
 
