@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .ngrams import NGram, _check_n, ngram_counts
+from .ngrams import NGram, _check_n, ngram_counts, ngrams
 
 __all__ = [
     "ClippedNGram",
@@ -45,18 +45,23 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
                    ref_counts: Counter[NGram] | None = None) -> tuple[int, int]:
     """Return ``(clipped matches, candidate n-grams)`` for order n.
 
-    ``ref_counts`` is ``max_reference_counts(references, n)`` when the caller has it
-    already (a scorer counts each segment's references once, for every system).
+        clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
+
+    An n-gram that no reference has clips to 0, so only the candidate's n-grams found
+    in ``ref_counts`` are counted before ``&`` takes the minimum. ``ref_counts`` is
+    ``max_reference_counts(references, n)`` when the caller has it already (a scorer
+    counts each segment's references once, for every system).
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
     (4, 5)
     """
-    cand = ngram_counts(candidate, n)
+    grams = ngrams(candidate, n)
     if ref_counts is None:
         ref_counts = max_reference_counts(references, n)
-    clipped = cand & ref_counts
-    return sum(clipped.values()), sum(cand.values())
+    # the n-grams g with g in ref_counts (filter tests them in C); the others clip to 0
+    found = Counter(filter(ref_counts.__contains__, grams))
+    return sum((found & ref_counts).values()), len(grams)
 
 
 @dataclass(frozen=True)
