@@ -20,6 +20,8 @@ NGram = tuple[str, ...]
 
 
 def _check_n(n: object, name: str = "n") -> int:
+    if type(n) is int and n >= 1:  # the usual case first: ngrams() checks on every call
+        return n
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"{name} must be an int, got {type(n).__name__}")
     if n < 1:

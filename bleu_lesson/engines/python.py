@@ -56,6 +56,7 @@ class PythonEngine:
             pairs = [clipped_counts(tokens, references, n,
                                     ref_counts=maxima[n - 1] if n <= len(maxima) else _NOTHING)
                      for n in range(1, counted + 1)]
+            matches, totals = zip(*pairs, strict=True) if pairs else ((), ())
             pad = (0,) * (order - counted)
-            out.append((tuple(m for m, _ in pairs) + pad, tuple(t for _, t in pairs) + pad))
+            out.append((matches + pad, totals + pad))
         return out
