@@ -35,9 +35,10 @@ def max_reference_counts(references: Sequence[Sequence[str]], n: int) -> Counter
     >>> max_reference_counts([["a", "a"], ["a", "b"]], 1)
     Counter({('a',): 2, ('b',): 1})
     """
-    result: Counter[NGram] = Counter()
-    for ref in references:
-        result |= ngram_counts(ref, n)
+    counts = [ngram_counts(ref, n) for ref in references]
+    result = counts[0] if counts else Counter()
+    for more in counts[1:]:
+        result |= more          # keep the larger count of each n-gram
     return result
 
 
