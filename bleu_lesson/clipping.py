@@ -48,10 +48,10 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
 
         clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
 
-    An n-gram that no reference has clips to 0, so only the candidate's n-grams found
-    in ``ref_counts`` are counted before ``&`` takes the minimum. ``ref_counts`` is
-    ``max_reference_counts(references, n)`` when the caller has it already (a scorer
-    counts each segment's references once, for every system).
+    which is ``sum((ngram_counts(candidate, n) & ref_counts).values())``. An n-gram that
+    no reference has clips to 0, so only the candidate's n-grams found in ``ref_counts``
+    are counted and clipped. ``ref_counts`` is ``max_reference_counts(references, n)``
+    when the caller has it already (a scorer counts each segment's references once).
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
@@ -62,7 +62,7 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
         ref_counts = max_reference_counts(references, n)
     # the n-grams g with g in ref_counts (filter tests them in C); the others clip to 0
     found = Counter(filter(ref_counts.__contains__, grams))
-    return sum((found & ref_counts).values()), len(grams)
+    return sum([min(count, ref_counts[g]) for g, count in found.items()]), len(grams)
 
 
 @dataclass(frozen=True)
