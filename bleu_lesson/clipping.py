@@ -88,8 +88,8 @@ def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]]
                    n: int) -> list[ClippedNGram]:
     """The per-n-gram detail of ``clipped_counts``, in the order n-grams first occur.
 
-    Built from the same ``ngram_counts``, ``max_reference_counts`` and ``&`` as the
-    score, so the table always adds up to the clipped counts BLEU uses.
+    Built from the same ``ngram_counts`` and ``max_reference_counts`` as the score; its
+    ``&`` gives each n-gram's min(count, maximum), so the table adds up to ``clipped_counts``.
 
     >>> for row in clipping_table("the the the".split(), [["the", "cat"], ["the", "the"]], 1):
     ...     print(row.text, row.count, row.max_ref_count, row.best_ref, row.clipped)
