@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .ngrams import NGram, _check_n, ngram_counts
+from .ngrams import NGram, _check_n, ngram_counts, ngrams
 
 __all__ = [
     "ClippedNGram",
@@ -35,9 +35,10 @@ def max_reference_counts(references: Sequence[Sequence[str]], n: int) -> Counter
     >>> max_reference_counts([["a", "a"], ["a", "b"]], 1)
     Counter({('a',): 2, ('b',): 1})
     """
-    result: Counter[NGram] = Counter()
-    for ref in references:
-        result |= ngram_counts(ref, n)
+    counts = [ngram_counts(ref, n) for ref in references]
+    result = counts[0] if counts else Counter()
+    for more in counts[1:]:
+        result |= more          # keep the larger count of each n-gram
     return result
 
 
@@ -45,18 +46,23 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
                    ref_counts: Counter[NGram] | None = None) -> tuple[int, int]:
     """Return ``(clipped matches, candidate n-grams)`` for order n.
 
-    ``ref_counts`` is ``max_reference_counts(references, n)`` when the caller has it
-    already (a scorer counts each segment's references once, for every system).
+        clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
+
+    which is ``sum((ngram_counts(candidate, n) & ref_counts).values())``. An n-gram that
+    no reference has clips to 0, so only the candidate's n-grams found in ``ref_counts``
+    are counted and clipped. ``ref_counts`` is ``max_reference_counts(references, n)``
+    when the caller has it already (a scorer counts each segment's references once).
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
     (4, 5)
     """
-    cand = ngram_counts(candidate, n)
+    grams = ngrams(candidate, n)
     if ref_counts is None:
         ref_counts = max_reference_counts(references, n)
-    clipped = cand & ref_counts
-    return sum(clipped.values()), sum(cand.values())
+    # the n-grams g with g in ref_counts (filter tests them in C); the others clip to 0
+    found = Counter(filter(ref_counts.__contains__, grams))
+    return sum([min(count, ref_counts[g]) for g, count in found.items()]), len(grams)
 
 
 @dataclass(frozen=True)
@@ -82,8 +88,8 @@ def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]]
                    n: int) -> list[ClippedNGram]:
     """The per-n-gram detail of ``clipped_counts``, in the order n-grams first occur.
 
-    Built from the same ``ngram_counts``, ``max_reference_counts`` and ``&`` as the
-    score, so the table always adds up to the clipped counts BLEU uses.
+    Built from the same ``ngram_counts`` and ``max_reference_counts`` as the score; its
+    ``&`` gives each n-gram's min(count, maximum), so the table adds up to ``clipped_counts``.
 
     >>> for row in clipping_table("the the the".split(), [["the", "cat"], ["the", "the"]], 1):
     ...     print(row.text, row.count, row.max_ref_count, row.best_ref, row.clipped)

@@ -49,7 +49,7 @@ class BleuStats:
     def __add__(self, other: BleuStats) -> BleuStats:
         if not isinstance(other, BleuStats):
             return NotImplemented
-        if other.order != self.order:
+        if len(other.matches) != len(self.matches):
             raise ValueError(f"cannot add statistics of {self.order} and {other.order} orders")
         return BleuStats(
             self.hyp_len + other.hyp_len,

@@ -2,10 +2,10 @@
 
 For each segment, the references are reduced once per order with
 ``clipping.max_reference_counts`` (chapter 03); each candidate is then counted with
-``clipping.clipped_counts`` (chapter 03), which counts with ``ngrams.ngram_counts`` and
-``ngrams.ngrams`` (chapter 02). Orders longer than the candidate have no n-grams and are
-not enumerated: their counts are 0 / 0, so ``max_n`` far above the longest sentence
-costs nothing.
+``clipping.clipped_counts`` (chapter 03), which enumerates its n-grams with
+``ngrams.ngrams`` (chapter 02; the references are counted with ``ngrams.ngram_counts``).
+Orders longer than the candidate have no n-grams and are not enumerated: their counts
+are 0 / 0, so ``max_n`` far above the longest sentence costs nothing.
 
 Unigrams: the min(3, 2) + cat 1 = 3; bigrams: "the the" min(2, 1) + "the cat" 1 = 2; no
 trigram of the candidate is in a reference:
@@ -56,6 +56,7 @@ class PythonEngine:
             pairs = [clipped_counts(tokens, references, n,
                                     ref_counts=maxima[n - 1] if n <= len(maxima) else _NOTHING)
                      for n in range(1, counted + 1)]
+            matches, totals = zip(*pairs, strict=True) if pairs else ((), ())
             pad = (0,) * (order - counted)
-            out.append((tuple(m for m, _ in pairs) + pad, tuple(t for _, t in pairs) + pad))
+            out.append((matches + pad, totals + pad))
         return out
