@@ -53,16 +53,12 @@ class BootstrapResult:
 
 
 @dataclass(frozen=True)
-class PairedBootstrapResult:
-    """Paired bootstrap test of ``system`` against ``baseline`` on the same segments."""
+class _PairedResult:
+    """What every paired test of ``system`` against ``baseline`` reports."""
 
     baseline: float
     system: float
     p_value: float
-    mean: float   # of the system's resampled scores
-    ci: float     # half-width of the system's 95% interval
-    n_samples: int
-    seed: int | None
 
     @property
     def difference(self) -> float:
@@ -70,6 +66,16 @@ class PairedBootstrapResult:
 
     def significant(self, alpha: float = 0.05) -> bool:
         return self.p_value < alpha
+
+
+@dataclass(frozen=True)
+class PairedBootstrapResult(_PairedResult):
+    """Paired bootstrap test of ``system`` against ``baseline`` on the same segments."""
+
+    mean: float   # of the system's resampled scores
+    ci: float     # half-width of the system's 95% interval
+    n_samples: int
+    seed: int | None
 
     def __str__(self) -> str:
         return (f"baseline BLEU = {100 * self.baseline:.2f}, system BLEU = "
@@ -276,21 +282,11 @@ def paired_p_value(base_scores: Sequence[float], sys_scores: Sequence[float],
 
 
 @dataclass(frozen=True)
-class PairedRandomizationResult:
+class PairedRandomizationResult(_PairedResult):
     """Paired approximate randomization test of ``system`` against ``baseline``."""
 
-    baseline: float
-    system: float
-    p_value: float
     n_samples: int
     seed: int | None
-
-    @property
-    def difference(self) -> float:
-        return self.system - self.baseline
-
-    def significant(self, alpha: float = 0.05) -> bool:
-        return self.p_value < alpha
 
     def __str__(self) -> str:
         return (f"baseline BLEU = {100 * self.baseline:.2f}, system BLEU = "

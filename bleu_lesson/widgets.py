@@ -35,7 +35,7 @@ __all__ = [
     "render_tokens", "TokenizerExplorer",
     "render_ngrams", "NgramExplorer",
     "render_clipping", "ClippingExplorer",
-    "render_brevity", "render_ref_lengths", "BrevityExplorer",
+    "render_brevity_experiment", "BrevityExplorer",
     "render_geometric_mean", "GeometricMeanExplorer",
     "render_bleu", "BleuExplorer",
     "render_corpus", "CorpusExplorer",
@@ -245,52 +245,6 @@ class ClippingExplorer(_Explorer):
 
 
 # --- 04 brevity penalty ----------------------------------------------------------------
-
-def render_brevity(c: int, r: int) -> str:
-    """BP for candidate length c and reference length r, with the arithmetic shown.
-
-    >>> "0.8465" in render_brevity(6, 7)
-    True
-    """
-    if c < 0 or r < 0:
-        return message_html("长度不能为负 (lengths must be non-negative).")
-    bp = brevity_penalty(c, r)
-    if c > r:
-        why = f"c = {c} &gt; r = {r}，不惩罚 (no penalty)"
-    elif c == 0:
-        why = "c = 0：空译文 (empty candidate)"
-    else:
-        why = f"exp(1 − r/c) = exp(1 − {r}/{c}) = exp({1 - r / c:.4f})"
-    return f"<div><b>BP = {bp:.4f}</b> · {why}</div>"
-
-
-def render_ref_lengths(c: int, ref_lens: str | Sequence[int]) -> str:
-    """The closest reference length under both tie rules, and the BP each gives.
-
-    >>> html = render_ref_lengths(6, "7, 5")
-    >>> "r = 5" in html and "r = 7" in html
-    True
-    """
-    if isinstance(ref_lens, str):
-        try:
-            lens = [int(x) for x in ref_lens.replace(",", " ").split()]
-        except ValueError:
-            return message_html("参考长度要写成整数，用逗号分隔 (integers, comma-separated).")
-    else:
-        lens = list(ref_lens)
-    if not lens:
-        return message_html(_NO_REFS)
-    if any(x < 0 for x in lens) or c < 0:
-        return message_html("长度不能为负 (lengths must be non-negative).")
-    shorter = closest_ref_length(c, lens, tie="shorter")
-    first = closest_ref_length(c, lens, tie="first")
-    rows = [("sacrebleu / NLTK: 取较短 (shorter)", f"r = {shorter}",
-             f"{brevity_penalty(c, shorter):.4f}"),
-            ("种子代码 seed: 取先列出的 (first listed)", f"r = {first}",
-             f"{brevity_penalty(c, first):.4f}")]
-    return (f"<div>c = {c}, 参考长度 (reference lengths) = {lens}</div>"
-            + table_html(["规则 tie rule", "最接近的参考长度", "BP"], rows))
-
 
 def render_brevity_experiment(c: int, ref_lens: str | Sequence[int]) -> str:
     """One experiment: a candidate of length c and the references' lengths → the effective

@@ -175,8 +175,9 @@ def test_render_functions_never_raise_on_odd_input():
     assert "bleu-message" in widgets.render_bleu("x", [])
     assert "bleu-message" in widgets.render_bleu("", "a")
     assert "bleu-message" in widgets.render_clipping("", "a", 1)
-    assert "bleu-message" in widgets.render_ref_lengths(3, "")
-    assert "bleu-message" in widgets.render_brevity(-1, 3)
+    assert "bleu-message" in widgets.render_brevity_experiment(3, "")
+    assert "bleu-message" in widgets.render_brevity_experiment(-1, "3")
+    assert "bleu-message" in widgets.render_brevity_experiment(3, "3, x")
     assert "bleu-message" in widgets.render_geometric_mean([0.5], [0.5, 0.5])
     assert "bleu-message" in widgets.render_tokens("  ")
 
