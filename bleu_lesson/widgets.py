@@ -393,19 +393,24 @@ def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str 
         return message_html(_NO_CAND)
     if not refs:
         return message_html(_NO_REFS)
-    try:
-        if isinstance(weights, str):
+    if isinstance(weights, str):
+        try:
             weights = parse_weights(weights, max_n)
+        except ValueError as exc:
+            return message_html(f"权重要写 uniform 或 max_n 个数（max_n = {max_n}）({exc}).")
+    try:
         r = sentence_bleu(candidate, refs, tokenizer=tokenizer, lowercase=lowercase,
                           smoothing=smoothing, effective_order=effective_order, max_n=max_n,
                           weights=weights)
     except (ValueError, TypeError) as exc:
         return message_html(str(exc))
-    rows = [(f"p{n}", f"{m}/{t}", f"{p:.4f}")
+    effective = effective_order and smoothing in ("none", "floor", "add-k", "exp")
+    rows = [(f"p{n}", f"{m}/{t}",
+             "—（不参加平均）" if effective and t == 0 else f"{p:.4f}")
             for n, (m, t, p) in enumerate(zip(r.matches, r.totals, r.precisions, strict=True),
                                           start=1)]
     counted = [n for n, t in enumerate(r.totals, start=1) if t > 0]
-    if effective_order and smoothing in ("none", "floor", "add-k", "exp"):
+    if effective:
         orders = (f"有效阶数 (effective order)：只平均候选里有的 {len(counted)} 阶"
                   f"（n = {', '.join(map(str, counted)) or '无'}）")
     else:

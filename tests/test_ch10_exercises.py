@@ -82,6 +82,19 @@ def test_rounded_hand_answer_passes():
     assert exercises.run("10.1", 0.67).status == "fail"
 
 
+def test_a_string_is_told_to_be_a_number(capsys):
+    """A learner who writes "0.6667" (quoted) is told to write a number, not only the tau hint."""
+    assert exercises.run("10.1", "0.6667").status == "fail"
+    exercises.check("10.1", "0.6667")
+    out = capsys.readouterr().out
+    assert "请填数字，不是字符串" in out
+    exercises.check("10.1", None)
+    assert "请填数字" in capsys.readouterr().out
+    exercises.check("10.1", 0.5)  # a wrong number still shows what was expected
+    out = capsys.readouterr().out
+    assert "请填数字" not in out and "期望 (expected): 0.666666" in out
+
+
 def test_quiz_is_registered():
     from bleu_lesson import quiz
 

@@ -229,6 +229,34 @@ def test_6_1_ties_go_to_the_shorter_reference(capsys):
     assert "期望 (expected): 0.70710678" in out and "得到 (got): 0.59855" in out
 
 
+def test_6_1_requires_clipping(capsys):
+    """An answer that counts every n-gram found in a reference, unclipped, must fail."""
+    def unclipped(candidate, references):
+        cand = candidate.lower().split()
+        refs = [r.lower().split() for r in references]
+        ps = []
+        for n in range(1, 5):
+            grams = right_ngrams(cand, n)
+            seen = {g for ref in refs for g in right_ngrams(ref, n)}
+            ps.append(sum(g in seen for g in grams) / len(grams) if grams else 0.0)
+        r = right_closest(len(cand), [len(x) for x in refs])
+        return right_bp(len(cand), r) * right_geo(ps, [0.25] * 4)
+
+    exercises.check("6.1", unclipped)
+    out = capsys.readouterr().out
+    assert "未通过" in out and "the cat is on the mat the mat" in out
+    # by hand: clipped p = 6/8, 5/7, 4/6, 3/5, so (3/14)^(1/4) = 0.68037 (sacrebleu with
+    # tokenize="none", lowercase, no smoothing: 68.037); unclipped 8/8, 6/7, 4/6, 3/5 gives
+    # (12/35)^(1/4) = 0.76521
+    assert "期望 (expected): 0.68037" in out and "得到 (got): 0.76520" in out
+
+
+def test_6_1_hint_says_geometric_not_arithmetic(capsys):
+    exercises.check("6.1", lambda c, refs: 0.5)
+    out = capsys.readouterr().out
+    assert "几何平均" in out and "不是算术平均" in out
+
+
 def test_8_1_accepts_tuple_rows_and_its_hint_names_the_type(capsys):
     exercises.check("8.1", lambda streams: list(zip(*streams)))
     assert "通过" in capsys.readouterr().out

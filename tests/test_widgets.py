@@ -80,7 +80,10 @@ class TestBleuExplorer:
         ex.effective_order.value = True  # only orders 1, 2: BP exp(1 - 3/2) = 0.6065
         assert _bleu_value(ex.result.value) == pytest.approx(math.exp(-0.5), abs=5e-5)
         assert "2 阶" in ex.result.value
+        # p3, p4 are 0/0: left out of the mean, so not shown as a precision of 0
+        assert ex.result.value.count("—（不参加平均）") == 2 and "0.0000" not in ex.result.value
         ex.effective_order.value = False
+        assert "—（不参加平均）" not in ex.result.value and "0.0000" in ex.result.value
         ex.max_n.value = 2  # the same two orders, by max_n
         assert _bleu_value(ex.result.value) == pytest.approx(math.exp(-0.5), abs=5e-5)
         ex.candidate.value = "the cat is on the mat"
@@ -90,6 +93,9 @@ class TestBleuExplorer:
         assert _bleu_value(ex.result.value) == pytest.approx(want, abs=5e-5)
         ex.weights.value = "0.5"
         assert "bleu-message" in ex.result.value and "max_n = 2" in ex.result.value
+        assert "权重要写 uniform 或 max_n 个数" in ex.result.value
+        ex.weights.value = "half"
+        assert "权重要写 uniform 或 max_n 个数" in ex.result.value
 
     def test_method6_on_short_input_is_a_message(self):
         ex = widgets.BleuExplorer("a b", ["a b"])

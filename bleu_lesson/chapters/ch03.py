@@ -43,7 +43,7 @@ EXERCISES = (
 )
 
 QUESTIONS: tuple[Question, ...] = (
-    question("Papineni 等人的例子：候选 “the the the the the the the”，两条参考（参考 1 含 2 个 the，参考 2 含 1 个 the）。修正的 1 元语法精确率是多少？",
+    question("Papineni 等人的例子：候选 “the the the the the the the”，两条参考（参考 1 含 2 个 the，参考 2 含 1 个 the）。1 元语法的修正精确率是多少？",
        ("2/7", True,
         "the 在某一条参考中最多出现 2 次，所以 min(7, max(2, 1)) = 2，p_1 = 2/7 ≈ 0.2857。"),
        ("7/7", False,

@@ -97,8 +97,15 @@ EXERCISES = (
              "party"]),
         # a tie: 7 and 5 words are both 1 away from 6; the shorter one (5) must win
         ("The cat is on the mat", ["The cat is sitting on the mat", "The cat is on mat"]),
+        # clipping matters and the score is not 0: "the" 3 times and "mat" twice against one
+        # reference with 2 and 1; clipped p = 6/8, 5/7, 4/6, 3/5 (unclipped 8/8, 6/7, ...)
+        ("the cat is on the mat the mat", ["The cat is on the mat"]),
+        # Papineni et al. (2002): clipped p_1 = 2/7, no bigram matches, BLEU 0
+        ("the the the the the the the", ["The cat is on the mat", "There is a cat on the mat"]),
     ), tolerance=1e-9,
-        hint="小写 + 空格分词；截断计数；最接近的参考长度 (距离相同时取较短的)；不平滑；4 阶等权。",
+        hint="小写 + 空格分词；截断计数 (每个 n 元语法最多算它在任一条参考里出现的最多次数)；"
+             "最接近的参考长度 (距离相同时取较短的)；不平滑；4 阶等权的加权几何平均 "
+             "exp(Σ ¼·log pₙ)，不是算术平均。",
         forbidden=("bleu_lesson.bleu.sentence_bleu", "bleu_lesson.bleu.corpus_bleu",
                    "bleu_lesson.bleu.score_stats", "bleu_lesson.bleu.BleuScorer.score",
                    "bleu_lesson.bleu.BleuScorer.sentence_scores",

@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+import numbers
+from typing import Any
+
 from ..agreement import disagreements, kendall_tau, pairwise_accuracy
-from ..exercises import Exercise
+from ..exercises import Exercise, _show, same
 from ..quiz import Choice, Question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS", "QUIZ",
@@ -27,6 +30,15 @@ def _tau_by_hand() -> float:
     return kendall_tau(TAU_BLEU, TAU_HUMAN)
 
 
+def _judge_tau(case: tuple, got: Any) -> tuple[bool, str]:
+    """10.1's answer is a number: a string (or anything else) is told so, not given the τ hint alone."""
+    if isinstance(got, bool) or not isinstance(got, numbers.Real):
+        kind = "字符串" if isinstance(got, str) else f" {type(got).__name__} "
+        return False, f"得到 (got): {_show(got)}：请填数字，不是{kind}（例如写 0.5，不加引号）"
+    expected = _tau_by_hand()
+    return same(expected, got, 5e-4), f"期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
+
+
 def _strongest(metric: dict, human: dict) -> tuple[str, str] | None:
     found = disagreements(metric, human)
     return (found[0][0], found[0][1]) if found else None
@@ -42,7 +54,7 @@ _PAIRS_CASES = (
 
 EXERCISES = (
     Exercise("10.1", "手算 Kendall τ my_tau", _tau_by_hand, ((),), kind="value",
-             tolerance=5e-4,
+             tolerance=5e-4, judge=_judge_tau,
              hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。"),
     Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
              tolerance=1e-9,
