@@ -548,9 +548,10 @@ def test_truncated_gzip_is_one_line_and_exit_2(tmp_path, which):
 
 def test_a_python_without_sacrebleu_gets_a_hint_not_a_traceback(files):
     # as under a system Python without the course's packages: sacrebleu cannot be imported
+    # (13a and zh are the course's own; "intl" is still sacrebleu's)
     code = ("import sys; sys.modules['sacrebleu'] = None; "
             "from bleu_lesson.__main__ import main; "
-            f"sys.exit(main(['score', {files['a']!r}, '-i', {files['hyp']!r}]))")
+            f"sys.exit(main(['score', {files['a']!r}, '-i', {files['hyp']!r}, '-tok', 'intl']))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           encoding="utf-8", timeout=120)
     assert proc.returncode == 2

@@ -308,7 +308,8 @@ def test_registry_matches_the_notebooks():
         for name in ch.explorers:
             assert hasattr(widgets, name) and name in code, name
         for ex in ch.exercises:
-            assert f"def {ex.answer_name}(" in code and f'check("{ex.id}"' in code
+            defined = (f"{ex.answer_name} =" if ex.kind == "value" else f"def {ex.answer_name}(")
+            assert defined in code and f'check("{ex.id}"' in code, ex.id
         assert ("load_wmt22" in code) is ch.needs_data
 
 

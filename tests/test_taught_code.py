@@ -178,13 +178,32 @@ def course_probes() -> list[float | tuple]:
     return out
 
 
+def agreement_probes() -> list[float | tuple]:
+    """Chapter 10's computations: metric-human agreement and the human significance calls."""
+    agreement = _mod("bleu_lesson.agreement")
+    significance = _mod("bleu_lesson.significance")
+    datasets = _mod("bleu_lesson.datasets")
+    metric = {"a": 30.0, "b": 28.0, "c": 25.0, "d": 26.0}
+    human = {"a": 0.30, "b": 0.10, "c": 0.20, "d": -0.10}
+    out: list[float | tuple] = [agreement.kendall_tau(metric, human),
+                                agreement.pairwise_accuracy(metric, human),
+                                dataclasses.astuple(agreement.concordance(metric, human))]
+    out.append(tuple(sorted(significance.holm({"x": 0.001, "y": 0.02, "z": 0.04}).items())))
+    scores = {name: datasets.HumanScore(name, f"{name}.1", 70.0, z, z, 10, 20)
+              for name, z in human.items()}
+    p = {(x, y): (0.01 if human[x] > human[y] else 0.5) for x in human for y in human}
+    judgments = datasets.HumanJudgments("zh-en", scores, p, {}, {}, {})
+    out.append(tuple(judgments.better(x, y) for x in human for y in human))
+    return out
+
+
 def probes_for(obj: object) -> Callable[[], list]:
     module = obj.__module__
     if module == "bleu_lesson.seed":
         return seed_probes
     if module in SCORING_MODULES:
         return scoring_probes
-    return lambda: scoring_probes() + course_probes()
+    return lambda: scoring_probes() + course_probes() + agreement_probes()
 
 
 # --- spying and planting --------------------------------------------------------------
@@ -269,7 +288,7 @@ def test_the_notebooks_show_the_scoring_code():
     for expected in ("bleu_lesson.ngrams.ngrams", "bleu_lesson.clipping.clipped_counts",
                      "bleu_lesson.brevity.closest_ref_length",
                      "bleu_lesson.stats.BleuStats.__add__",
-                     "bleu_lesson.bleu.BleuScorer.corpus_stats"):
+                     "bleu_lesson.bleu.BleuScorer.score"):
         assert expected in names, sorted(names)
 
 

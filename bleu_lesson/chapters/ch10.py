@@ -52,14 +52,25 @@ _PAIRS_CASES = (
     ({"a": 1.0, "b": 1.0, "c": 5.0}, {"a": 0.1, "b": 0.2, "c": 0.3}),   # the metric ties a, b
 )
 
+def _hidden_pairs(rng) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """Hidden cases for 10.2 and 10.3: 3 to 6 systems with random metric and human scores."""
+    cases = []
+    for _ in range(3):
+        names = [f"sys{k}" for k in range(rng.randint(3, 6))]
+        cases.append(({n: round(rng.uniform(20, 40), 2) for n in names},
+                      {n: round(rng.uniform(-1, 1), 3) for n in names}))
+    return cases
+
+
 EXERCISES = (
     Exercise("10.1", "手算 Kendall τ my_tau", _tau_by_hand, ((),), kind="value",
              tolerance=5e-4, judge=_judge_tau,
              hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。"),
     Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
-             tolerance=1e-9,
+             tolerance=1e-9, generate=_hidden_pairs,
              hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。"),
     Exercise("10.3", "分歧最大的一对 my_strongest_disagreement", _strongest, _PAIRS_CASES,
+             generate=_hidden_pairs,
              hint="在指标和人排序相反的系统对里，找人的分数差最大的一对；返回 (人更喜欢的系统, 另一个)；"
                   "没有这样的对时返回 None。"),
 )
