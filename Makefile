@@ -81,7 +81,7 @@ bench: venv
 	if [ $$found = 0 ]; then echo "no benchmarks/*.py to run"; fi
 
 clean:
-	rm -rf build dist *.egg-info .pytest_cache .ruff_cache
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -type d \( -name __pycache__ -o -name .ipynb_checkpoints \) -prune -exec rm -rf {} +
 
 distclean: clean

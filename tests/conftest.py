@@ -50,20 +50,3 @@ def _locate(name: str) -> Path | str:
 def pytest_sessionstart(session):
     for name in ("wmt22", "wmt22-human"):
         _FOUND[name] = _locate(name)
-
-
-# Chapters that need the real WMT22 data: nbval would fail on them without it, so their
-# notebook items are skipped, with the reason in pytest's summary (-ra), when the data is
-# neither in BLEU_LESSON_WMT22_DIR nor in the user cache. Nothing is downloaded in tests.
-
-def pytest_collection_modifyitems(config, items):
-    from notebook_tools import NEEDS_WMT22, wmt22_unavailable
-
-    targets = [item for item in items if Path(str(item.fspath)).name in NEEDS_WMT22]
-    if not targets:
-        return
-    reason = wmt22_unavailable()
-    if reason is None:
-        return
-    for item in targets:
-        item.add_marker(pytest.mark.skip(reason=reason))
