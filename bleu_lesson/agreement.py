@@ -6,7 +6,8 @@ Given one metric score and one human score per system (two dicts with the same k
 - ``concordance``: over all pairs of systems, how many the two rank the same way
   (concordant, C), the opposite way (discordant, D), or that either side ties (T);
 - ``kendall_tau``: rank correlation from those counts, ``(C - D) / (C + D)`` by default
-  (ties dropped: the "Kendall's tau-like" formulation of the WMT metrics tasks), or the
+  (ties dropped: Goodman and Kruskal's gamma in form; the WMT17-20 metrics tasks called
+  this formula "Kendall's tau-like" and applied it to segment-level DARR pairs), or the
   textbook variants ``"a"`` and ``"b"``;
 - ``pairwise_accuracy``: the share of system pairs, among those people do not tie, that
   the metric orders as people do (Kocmi et al. 2021, "To Ship or Not to Ship");
@@ -121,7 +122,8 @@ def kendall_tau(metric: Mapping[str, float], human: Mapping[str, float],
                 variant: str = "like") -> float:
     """Kendall's rank correlation of two scores per system.
 
-    - ``"like"`` (default, WMT's "tau-like"): τ = (C - D) / (C + D), tied pairs dropped;
+    - ``"like"`` (default): τ = (C - D) / (C + D), tied pairs dropped (Goodman-Kruskal γ
+      in form; WMT's segment-level "tau-like" formula);
     - ``"a"``: τ_a = (C - D) / (n(n-1)/2);
     - ``"b"``: τ_b = (C - D) / sqrt((n0 - t_x)(n0 - t_y)), n0 = n(n-1)/2 and t_x, t_y the
       pairs tied in each column (what ``scipy.stats.kendalltau`` computes).

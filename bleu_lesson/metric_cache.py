@@ -96,11 +96,29 @@ def resample_totals(table, indices):
     import numpy as np
 
     table = np.asarray(table, dtype=float)
-    indices = np.asarray(indices)
-    n_rows, n = len(indices), len(table)
-    flat = (indices + n * np.arange(n_rows)[:, None]).ravel()
-    weights = np.bincount(flat, minlength=n_rows * n).reshape(n_rows, n)
-    return weights @ table
+    return _resample_weights(indices, len(table)) @ table
+
+
+_LAST_WEIGHTS: list = []   # [(indices, n, weights)]: one shared read-only index array
+
+
+def _resample_weights(indices, n: int):
+    """``W[i, j]`` = how often segment j is in resample i, as floats (a BLAS product).
+
+    The weights of a read-only index array (``bootstrap_indices`` shares one per test set)
+    are kept, so resampling 13 systems counts them once. Counts stay exact in float64.
+    """
+    import numpy as np
+
+    if _LAST_WEIGHTS and _LAST_WEIGHTS[0][0] is indices and _LAST_WEIGHTS[0][1] == n:
+        return _LAST_WEIGHTS[0][2]
+    array = np.asarray(indices)
+    n_rows = len(array)
+    flat = (array + n * np.arange(n_rows)[:, None]).ravel()
+    weights = np.bincount(flat, minlength=n_rows * n).reshape(n_rows, n).astype(float)
+    if isinstance(indices, np.ndarray) and not indices.flags.writeable:
+        _LAST_WEIGHTS[:] = [(indices, n, weights)]
+    return weights
 
 
 @lru_cache(maxsize=1)

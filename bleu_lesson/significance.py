@@ -231,6 +231,9 @@ def paired_bootstrap(baseline: Sequence[str], system: Sequence[str], references,
 
     Both systems are rescored on the same resampled segments; a small p-value says
     the observed difference is unlikely to be an accident of which segments were chosen.
+    The p-value is sacrebleu's convention (``paired_p_value``: centre the resampled
+    |Δ| and count those beyond |observed|), not Koehn's, who counted the resamples the
+    system wins.
     """
     n_samples = _check_samples(n_samples)
     seed = _check_seed(seed)
@@ -268,6 +271,9 @@ def paired_bootstrap_stats(base_stats: Sequence[BleuStats], sys_stats: Sequence[
 def paired_p_value(base_scores: Sequence[float], sys_scores: Sequence[float],
                    observed: float) -> float:
     """The paired bootstrap p-value: (c + 1) / (n + 1), c = #{i : |Δ_i| - mean|Δ| > |observed|}.
+
+    Centring |Δ| is sacrebleu's (and multeval's) convention, two-sided; Koehn (2004)
+    counted instead how often the system wins.
 
     ``base_scores[i]`` and ``sys_scores[i]`` are the two systems' scores on resample i.
 

@@ -59,6 +59,17 @@ def test_ties_by_hand():
     assert pairwise_accuracy(metric, human) == pytest.approx(1 / 5)  # metric tie counts wrong
 
 
+def test_tau_b_by_hand_with_unequal_ties():
+    # metric ties a, b, c (3 pairs); people tie c, d (1 pair); n0 = 6
+    metric = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 2.0}
+    human = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 3.0}
+    # ad: m +, h + -> C; bd: m +, h + -> C; ab, ac, bc metric ties; cd human tie
+    # tau_b = (2 - 0) / sqrt((6 - 3)(6 - 1)) = 2 / sqrt(15); tau-like = 2 / 2
+    assert kendall_tau(metric, human, "b") == pytest.approx(2 / math.sqrt(15))
+    assert kendall_tau(metric, human) == pytest.approx(1.0)
+    assert kendall_tau(metric, human, "a") == pytest.approx(2 / 6)
+
+
 def test_against_scipy_when_installed():
     stats = pytest.importorskip("scipy.stats", reason="scipy is not installed: hand checks only")
     rng = random.Random(7)
@@ -127,6 +138,10 @@ def test_reproduces_the_issues_figures(wmt22_dir):
         return {n: d[n] for n in names}
 
     assert round(kendall_tau(only(bleu, systems), only(human, systems)), 3) == 0.569
+    # tau_b keeps the one human tie (DLUT = Online-A at 3 decimals): 37 / sqrt(66 * 65)
+    assert kendall_tau(only(bleu, systems), only(human, systems), "b") == \
+        pytest.approx(37 / math.sqrt(66 * 65))
+    assert round(37 / math.sqrt(66 * 65), 3) == 0.565
     assert round(pairwise_accuracy(only(bleu, systems), only(human, systems)), 3) == 0.785
     assert round(kendall_tau(bleu, human), 3) == 0.636
     assert round(kendall_tau(only(chrf, systems), only(human, systems)), 3) == 0.446

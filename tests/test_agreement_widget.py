@@ -92,3 +92,21 @@ def test_real_data_default_view(wmt22_dir):
     ex.dropped.value = ()
     ex.metric.value = "chrF"
     assert _tau(ex.result.value) == 0.532
+
+
+@pytest.mark.wmt22
+def test_real_data_ter_against_reference_b_is_shown(wmt22_dir):
+    """The cache now holds TER against B and A+B: the explorer scores them (12 systems,
+    HUMAN-B left out because it is reference B) instead of saying they are missing."""
+    from bleu_lesson.datasets import load_wmt22, load_wmt22_human
+    from bleu_lesson.metric_cache import system_tables
+
+    tables = system_tables(load_wmt22("zh-en", wmt22_dir, download=False))
+    human = load_wmt22_human("zh-en", wmt22_dir).z()
+    ex = widgets.AgreementExplorer(tables, human)
+    ex.metric.value = "TER"
+    for refset, systems in (("B", 12), ("A+B", 12), ("A", 13)):
+        ex.refset.value = refset
+        html = ex.result.value
+        assert f"{systems} systems" in html or f"{systems} 个系统" in html, html[:300]
+        assert -1 <= _tau(html) <= 1 and "TER 取负号" in html

@@ -104,3 +104,56 @@ def test_failure_examples(prose, figures):
     out = figures["hyps"]["HuaweiTSC"][i]
     stats = sacrebleu.metrics.BLEU(smooth_method="none").sentence_score(out, [figures["ref_a"][i]])
     assert f"$p_1 = {stats.counts[0]}/{stats.totals[0]}$" in prose and stats.counts[3] == 0
+
+
+def _read_table(path):
+    with open(path, encoding="utf-8") as f:
+        rows = [[x for x in row if x] for row in csv.reader(f, delimiter=" ")]
+    header, body = rows[0], rows[1:]
+    return {(row[0], col): float(cell) for row in body for col, cell in zip(header, row[1:])}
+
+
+def test_human_significance_counts(prose, wmt22_dir):
+    """Two-sided at 0.05 from the two one-sided Wilcoxon p-values, then Holm over the 66
+    pairs of the 12 systems, done here by hand on the organisers' p-value table."""
+    p = _read_table(Path(wmt22_dir) / "humaneval" / "adwilcox-zhen.csv")
+    ids = sorted({a for a, _ in p if not a.startswith("HUMAN-B")})
+    assert len(ids) == 12
+    two_sided = [min(1.0, 2 * min(p[a, b], p[b, a])) for a, b in itertools.combinations(ids, 2)]
+    assert len(two_sided) == 66
+    plain = sum(q < 0.05 for q in two_sided)
+    ordered = sorted(two_sided)
+    holm = 0
+    while holm < len(ordered) and ordered[holm] <= 0.05 / (len(ordered) - holm):
+        holm += 1
+    assert (plain, holm) == (27, 12)
+    assert f"人只认为 {plain} 对显著" in prose and f"人只剩 {holm} 对" in prose
+    # "any direction p < 0.05" (a two-sided test at 0.10) would count more pairs
+    assert sum(min(p[a, b], p[b, a]) < 0.05 for a, b in itertools.combinations(ids, 2)) > plain
+
+
+def test_z_averages_segments_not_ratings(prose, wmt22_dir):
+    folder = Path(wmt22_dir) / "humaneval"
+    with open(folder / "ad-seg-scores-zh-en.csv", encoding="utf-8") as f:
+        rows = [row.split() for row in f][1:]
+    mine = [(float(z), int(n)) for sys_, _, _, z, n in rows if sys_ == "JDExploreAcademy.6"]
+    per_segment = sum(z for z, _ in mine) / len(mine)
+    per_rating = sum(z * n for z, n in mine) / sum(n for _, n in mine)
+    with open(folder / "ad-sys-scores-zh-en.csv", encoding="utf-8") as f:
+        published = {row.split()[3]: float(row.split()[1]) for row in list(f)[1:]}
+    assert per_segment == pytest.approx(published["JDExploreAcademy.6"], abs=1e-9)
+    assert abs(per_rating - per_segment) > 0.002
+    prose = prose.replace("−", "-")
+    assert f"按句平均正是公布的 {per_segment:.3f}" in prose
+    assert f"按全部评分平均却约是 {per_rating:.2f}" in prose
+
+
+def test_tau_b_beside_the_ties_dropped_figure(prose, figures):
+    import math
+    z, systems = figures["z"], figures["systems"]
+    c, d = counts(figures["bleu"], z, systems)
+    n0 = len(systems) * (len(systems) - 1) // 2
+    human_ties = sum(z[a] == z[b] for a, b in itertools.combinations(systems, 2))
+    assert human_ties == 1
+    tau_b = (c - d) / math.sqrt(n0 * (n0 - human_ties))
+    assert f"是 {tau_b:.3f}，比 {(c - d) / (c + d):.3f} 小一点" in prose        # 0.565 < 0.569

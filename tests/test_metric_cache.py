@@ -151,3 +151,22 @@ def test_bleu_resampled_is_resample_scores():
     want = resample_scores(scorer.segment_stats(hyps), scorer, indices)
     assert metric_cache.bleu_resampled(scorer, hyps, indices) == want
     assert len(set(want)) > 10  # the resamples differ
+
+
+def test_resample_totals_with_shared_indices_sums_by_hand():
+    """The weights of a shared (read-only) index array are kept between calls: a second
+    table resampled with the same indices, and fresh indices after it, still sum right."""
+    from bleu_lesson.significance import bootstrap_indices
+
+    indices = bootstrap_indices(7, n_samples=5, seed=11)
+    assert not indices.flags.writeable
+    for table in ([[j, 10 * j] for j in range(7)], [[1, j * j] for j in range(7)]):
+        got = metric_cache.resample_totals(table, indices).tolist()
+        want = [[sum(table[j][k] for j in row) for k in range(2)] for row in indices.tolist()]
+        assert got == want
+    other = bootstrap_indices(7, n_samples=5, seed=12)
+    table = [[j, 1] for j in range(7)]
+    assert metric_cache.resample_totals(table, other).tolist() == \
+        [[sum(row), 7] for row in other.tolist()]
+    writable = [[0, 0, 6], [1, 1, 1]]   # a plain list is never cached
+    assert metric_cache.resample_totals(table, writable).tolist() == [[6, 3], [3, 3]]
