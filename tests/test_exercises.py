@@ -91,11 +91,11 @@ RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1"
          "8.1": right_per_segment, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
          "9.2": lambda: {"AISP-SJTU", "Online-G"}}
-# chapter 10 (its value exercise 10.1, a number and no function, is in test_ch10_exercises.py)
+# chapter 10 (10.1, a function of no arguments returning a number, is in test_ch10_exercises.py)
 from test_ch10_exercises import right_accuracy, right_strongest  # noqa: E402
 
 RIGHT.update({"10.2": right_accuracy, "10.3": right_strongest})
-VALUE_EXERCISES = {"10.1"}
+VALUE_EXERCISES = {"10.1"}  # no RIGHT/WRONG entry here: see test_ch10_exercises.py
 WRONG = {
     "1.1": lambda text: text.split(),                       # forgets lowercasing
     "2.1": lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)],
