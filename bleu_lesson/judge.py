@@ -23,11 +23,20 @@ and asks it for values. The protocol, and why a kernel cannot forge a verdict:
 
 The kernel is treated as hostile: it can send back anything, but anything is only a
 value, judged like any other. Forging a value means computing the right one, which is
-solving the exercise. The limit of step 2: the stubbing catches an answer that calls
-the library, not one that deliberately kept a copy of the library's code (or hooked the
-kernel to compute values before the stub is in place); that is copying the source the
-chapter shows, plagiarism rather than a forged verdict, and outside what a checker can
-decide.
+solving the exercise. The stubbed functions' original code objects are kept in no
+frame the answer can walk to (``sys._getframe``): while the answer runs they exist
+nowhere in the judging cell, and afterwards each function gets its code back compiled
+afresh from its module's source.
+
+The limit of step 2 (not closed, and not closable by stubbing inside a kernel the
+student owns): an answer that kept a copy of a library function's code earlier in the
+notebook (``__code__``, or the function), replaced ``types.FunctionType``, hooked the
+kernel (an IPython input transformer rewriting the judging cell), loaded a fresh copy
+of the library module with ``importlib``, computed the value with nltk or sacrebleu, or
+holds a lookup table of a small input space (exercise 4.1's hidden inputs) gets the
+right values, and a right value is a pass. That is copying, not a forged verdict, and
+outside what a checker can decide: review suspicious answers by reading them.
+``nbgrader autograde`` has the same limit (its tests run in the student's kernel).
 """
 
 from __future__ import annotations

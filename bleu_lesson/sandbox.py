@@ -42,7 +42,13 @@ socket for a link to another socket of the host.
 What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
 sends back is untrusted data; ``bleu_lesson.judge`` reads only plain values and judges
 them in the checker. Nor does it stop a student from copying code shown in the course
-into an answer (the library source is readable, by design), or from using up what it is
+into an answer (the library source is readable, by design), nor the bypasses of the
+judge's in-kernel stubbing listed in ``bleu_lesson.judge`` (a kept copy of a library
+function's code, a replaced ``types.FunctionType``, an IPython input transformer, a
+fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
+is the student's, so review suspicious answers (nbgrader autograde has the same limit).
+Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
+checker's first output line warns). Nor does it stop a student from using up what it is
 given: the CPU time, memory per process (not in total: there are no cgroups), the
 process count (shared by all sandboxes running as ``nobody`` at once), disk space in the
 work folder (each file at most ``file_size``, but not their number; ``/tmp`` is a
