@@ -625,7 +625,7 @@ def _duplicates(paths: Sequence[Path]) -> dict[int, str]:
     notes = {}
     for digest, ks in by_hash.items():
         for k in ks if len(ks) > 1 else ():
-            others = ", ".join(str(paths[j]) for j in ks if j != k)
+            others = ", ".join(shown(paths[j]) for j in ks if j != k)
             notes[k] = f"identical (SHA-256 {digest[:12]}) to {others}"
     return notes
 
