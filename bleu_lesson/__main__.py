@@ -450,7 +450,7 @@ def _check(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from .course import Row, check_report_path, summary_table, write_report
+    from .course import Row, check_report_path, shown, summary_table, write_report
     from .sandbox import Limits, backend, describe
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
@@ -459,6 +459,15 @@ def _check(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise CLIError(f"--jobs must be at least 1, got {jobs}")
     limits = Limits(memory=_memory_size(args.memory))
+    chapter = None
+    if args.chapter is not None:
+        from .chapters import registry
+
+        text = args.chapter.strip()
+        chapter = f"{int(text):02d}" if text.isascii() and text.isdigit() else text
+        if chapter not in registry():
+            raise CLIError(f"--chapter must be one of {', '.join(registry())}, "
+                           f"got {args.chapter!r}")
     try:
         kind = backend()
     except ValueError as exc:
@@ -500,16 +509,16 @@ def _check(args: argparse.Namespace) -> int:
         print(f"{PROG} check: {describe(kind)}", file=sys.stderr, flush=True)
         _run_checks(paths, on_result,
                     lambda line: print(line, file=sys.stderr, flush=True),
-                    timeout=args.timeout, jobs=jobs, limits=limits)
+                    timeout=args.timeout, jobs=jobs, limits=limits, chapter=chapter)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the save
         _stop_children()
         missing = [p for k, p in enumerate(paths) if k not in done]
         problem = save("not checked: the check was interrupted (Ctrl-C)")
         print(summary_table(rows(None)))
-        where = f"; the report {report} lists them as not-checked" if report else ""
+        where = f"; the report {shown(report)} lists them as not-checked" if report else ""
         print(f"{PROG}: interrupted: {len(done)} of {len(paths)} submissions checked; "
-              f"not checked: {' '.join(missing)}{where}", file=sys.stderr)
+              f"not checked: {' '.join(map(shown, missing))}{where}", file=sys.stderr)
         if problem:
             print(f"{PROG}: error: check: {problem}", file=sys.stderr)
         return 130
@@ -618,6 +627,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="let --report overwrite an existing file that is not a report")
     check.add_argument("--jobs", type=int, default=None, metavar="N",
                        help="submissions checked at once (default: the number of cores)")
+    check.add_argument("--chapter", default=None, metavar="NN",
+                       help="judge every submission as chapter NN, whatever its metadata "
+                            "says (a disagreement is noted in the detail); without it, a "
+                            "notebook whose metadata chapter disagrees with its file name or "
+                            "its check() cells is reported as an error")
     check.add_argument("--memory", default="2G", metavar="SIZE",
                        help="address-space limit of each submission's kernel (default: 2G)")
     check.set_defaults(run=_check)

@@ -32,6 +32,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -46,7 +47,8 @@ __all__ = [
     "stub_solutions", "is_student_copy", "check_report_path", "REPORT_HEADER",
     "nbgrader_cell_metadata", "with_nbgrader_metadata",
     "make_student_copy", "write_student_copies", "execute_copy", "check_submission",
-    "check_submissions", "write_report", "summary_table",
+    "check_submissions", "write_report", "summary_table", "read_submission",
+    "MAX_SUBMISSION_BYTES", "shown",
 ]
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -145,12 +147,30 @@ def _is_exercise_cell(source: str) -> bool:
     return BEGIN in source or re.search(r"\b(check|progress)\(", source) is not None
 
 
+def _chapter_id(value: object) -> str:
+    """``4``, ``"4"``, ``"04"`` -> ``"04"``; anything else as text."""
+    text = str(value).strip()
+    return f"{int(text):02d}" if text.isdigit() and len(text) <= 2 else text
+
+
+def _metadata_chapter(nb: dict) -> str | None:
+    meta = nb.get("metadata", {})
+    meta = meta.get("bleu_lesson", {}) if isinstance(meta, dict) else {}
+    if isinstance(meta, dict) and meta.get("chapter") is not None:
+        return _chapter_id(meta["chapter"])
+    return None
+
+
+def _file_chapter(name: str) -> str | None:
+    """The chapter a file name says: its last ``NN_`` that starts the name or follows a
+    separator and precedes a letter (``04_brevity_penalty``, ``alice_04_brevity_penalty``)."""
+    found = re.findall(r"(?:^|[_\-\s.])(\d\d)_(?=[^\W\d_])", Path(name).stem)
+    return found[-1] if found else None
+
+
 def _chapter_of(nb: dict, name: str) -> str | None:
-    meta = nb.get("metadata", {}).get("bleu_lesson", {})
-    if "chapter" in meta:
-        return str(meta["chapter"])
-    m = re.match(r"(\d\d)_", Path(name).name)
-    return m.group(1) if m else None
+    meta = _metadata_chapter(nb)
+    return meta if meta is not None else _file_chapter(name)
 
 
 def make_student_copy(nb: dict, name: str = "") -> dict:
@@ -414,6 +434,105 @@ def execute_copy(path: str | Path, timeout: float = 120, kernel_name: str = "pyt
     return nb
 
 
+#: the largest submission ``check`` reads (a chapter with its outputs is well under 5 MB)
+MAX_SUBMISSION_BYTES = 50 * 1024 ** 2
+
+_FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+               (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"))
+
+
+def read_submission(path: str | Path, limit: int = MAX_SUBMISSION_BYTES) -> bytes:
+    """The bytes of a submission, read only if it is a regular file of at most ``limit``
+    bytes: ``lstat`` first (a symbolic link, a FIFO, a device, a folder is refused, so a
+    submission cannot be another student's file or the instructor's solution, nor hang the
+    check), then ``open`` with ``O_NOFOLLOW | O_NONBLOCK`` and the same checks on the open
+    file (it may have been swapped in between). Raises ValueError saying why."""
+    path = os.fspath(path)
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        raise ValueError(f"refused: the submission is a symbolic link (to {target!r}), not "
+                         "a file of its own; a link can point at another student's file or "
+                         "the instructor's solution")
+    for test, kind in _FILE_KINDS:
+        if test(st.st_mode):
+            raise ValueError(f"refused: the submission is {kind}, not a regular file")
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError("refused: the submission is not a regular file")
+    if st.st_size > limit:
+        raise ValueError(f"refused: the submission is {st.st_size} bytes, over the "
+                         f"{limit // 1024 ** 2} MB limit of a submission")
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            raise ValueError("refused: the submission was replaced while it was being read")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, min(1024 ** 2, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise ValueError(f"refused: the submission is over the {limit // 1024 ** 2} "
+                                 "MB limit of a submission")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ValueError(f"cannot read the file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _check_chapters(nb: dict) -> list[str]:
+    """The chapters of the exercises the notebook's own ``check("N.M")`` cells name."""
+    from .exercises import EXERCISES
+
+    text = "\n".join(_source(c) for c in nb.get("cells", [])
+                     if isinstance(c, dict) and c.get("cell_type") == "code")
+    ids = set(re.findall(r"""\bcheck\(\s*["'](\d+\.\d+)["']""", text))
+    return sorted({EXERCISES[i].chapter for i in ids if i in EXERCISES})
+
+
+def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None, str, str]:
+    """(chapter, note, refusal): the chapter to judge ``nb`` as. ``given`` (``--chapter``)
+    wins, a disagreement noted; without it the metadata chapter is used only if the file
+    name and the notebook's check() cells agree with it, else ``refusal`` says why."""
+    meta, from_name, checks = _metadata_chapter(nb), _file_chapter(name), _check_chapters(nb)
+    if given is not None:
+        others = [f"its metadata says {meta}" if meta not in (None, given) else "",
+                  f"its file name says {from_name}" if from_name not in (None, given) else "",
+                  f"its check() cells are chapter {', '.join(checks)}"
+                  if checks and given not in checks else ""]
+        others = [o for o in others if o]
+        note = (f"judged as chapter {given} (--chapter), but " + " and ".join(others)) \
+            if others else ""
+        return given, note, ""
+    if meta is None:
+        return from_name, "", ""
+    problems = []
+    if from_name is not None and from_name != meta:
+        problems.append(f"its file name says chapter {from_name}")
+    if checks and meta not in checks:
+        problems.append(f"its check() cells are chapter {', '.join(checks)}")
+    if problems:
+        return None, "", (f"the notebook's metadata says chapter {meta}, but "
+                          + " and ".join(problems) + ": not judged (the metadata is the "
+                          "student's to edit); give --chapter NN to judge it as chapter NN")
+    return meta, "", ""
+
+
 def _checked_timeout(timeout: object) -> float:
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) \
             or not math.isfinite(timeout) or timeout <= 0:
@@ -422,13 +541,16 @@ def _checked_timeout(timeout: object) -> float:
 
 
 def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = "python3",
-                     *, limits=None, sandbox: str | None = None) -> list[Row]:
+                     *, limits=None, sandbox: str | None = None,
+                     chapter: str | None = None) -> list[Row]:
     """Check one submission: run it in a sandboxed kernel (``bleu_lesson.sandbox``),
     killed with everything it started once it has run for ``timeout`` seconds (the
     limit is per notebook, kernel start-up not counted), and judge each exercise of its
     chapter here, from the plain values the kernel sends back (``bleu_lesson.judge``).
 
-    ``limits`` is a ``bleu_lesson.sandbox.Limits``; ``sandbox`` forces a backend.
+    ``limits`` is a ``bleu_lesson.sandbox.Limits``; ``sandbox`` forces a backend;
+    ``chapter`` (``"04"``) judges it as that chapter whatever its metadata says. The file
+    is read once, with ``read_submission`` (no symlinks, FIFOs or huge files).
     """
     import nbformat
 
@@ -440,10 +562,18 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     timeout = _checked_timeout(timeout)
     if kernel_name != "python3":
         raise ValueError(f"kernel_name must be 'python3' (this Python), got {kernel_name!r}")
+    if chapter is not None:
+        chapter = _chapter_id(chapter)
+        if chapter not in registry():
+            raise ValueError(f"chapter must be one of {', '.join(registry())}, got {chapter!r}")
     path = Path(path)
     label = str(path)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = read_submission(path)
+    except ValueError as exc:
+        return [Row(label, "-", "error", str(exc))]
+    try:
+        raw = json.loads(data.decode("utf-8"))
         with warnings.catch_warnings():  # cells without ids are fine here
             warnings.simplefilter("ignore")
             nb = nbformat.reads(json.dumps(raw), as_version=4)
@@ -454,7 +584,9 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
         return [Row(label, "-", "error", f"not a valid notebook: {type(exc).__name__}: {exc}")]
     if not isinstance(raw, dict):
         return [Row(label, "-", "error", "not a valid notebook: not a JSON object")]
-    chapter = _chapter_of(raw, path.name)
+    chapter, note, refusal = _judged_chapter(raw, path.name, chapter)
+    if refusal:
+        return [Row(label, "-", "error", refusal)]
     ids = _exercise_ids(chapter, raw)
     if not ids:
         if chapter in registry():
@@ -466,15 +598,55 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     # CPU time: the wall-clock limit plus start-up and judging, whatever ``limits`` says
     limits = replace(limits or Limits(), cpu_seconds=int(math.ceil(timeout)) + 120)
     verdicts = check_notebook(path, nb, [EXERCISES[i] for i in ids], timeout, limits,
-                              kind=sandbox)
-    return [Row(label, v.exercise, v.status, " ".join(v.detail.split())) for v in verdicts]
+                              kind=sandbox, data=data)
+    rows = [Row(label, v.exercise, v.status, " ".join(v.detail.split())) for v in verdicts]
+    return _noted(rows, note)
+
+
+def _noted(rows: list[Row], note: str) -> list[Row]:
+    if not note:
+        return rows
+    return [Row(r.submission, r.exercise, r.status, f"{r.detail}; {note}" if r.detail else note)
+            for r in rows]
+
+
+def _duplicates(paths: Sequence[Path]) -> dict[int, str]:
+    """For each submission whose bytes (SHA-256) are those of another one in this run, a
+    note naming the others; the status is not changed (copying is the instructor's call)."""
+    import hashlib
+
+    by_hash: dict[str, list[int]] = {}
+    for k, path in enumerate(paths):
+        try:
+            digest = hashlib.sha256(read_submission(path)).hexdigest()
+        except ValueError:
+            continue
+        by_hash.setdefault(digest, []).append(k)
+    notes = {}
+    for digest, ks in by_hash.items():
+        for k in ks if len(ks) > 1 else ():
+            others = ", ".join(shown(paths[j]) for j in ks if j != k)
+            notes[k] = f"identical (SHA-256 {digest[:12]}) to {others}"
+    return notes
+
+
+def shown(text: object) -> str:
+    """``text`` as one printable line: with a control character (a newline in a file
+    name could forge a line of the summary), its ``repr``; else as it is.
+
+    >>> shown("alice_04.ipynb"), shown("a\\nb.ipynb")
+    ('alice_04.ipynb', "'a\\\\nb.ipynb'")
+    """
+    text = str(text)
+    return text if text.isprintable() else repr(text)
 
 
 def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs: int = 1,
                       progress: Callable[[str], None] | None = None,
                       on_row: Callable[[Row], None] | None = None,
                       on_result: Callable[[int, list[Row]], None] | None = None,
-                      limits=None, sandbox: str | None = None) -> list[Row]:
+                      limits=None, sandbox: str | None = None,
+                      chapter: str | None = None) -> list[Row]:
     """Check many submissions, ``jobs`` at a time; rows come back in the order given.
 
     ``on_row(row)`` is called for each row as soon as its submission is done (in the
@@ -482,16 +654,20 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     index in ``paths``, so a caller can keep a partial report; ``progress`` gets
     one line per finished submission. On ``KeyboardInterrupt`` the running kernels are
     killed at once, the waiting submissions dropped, and the interrupt raised again.
+    Submissions with identical bytes get a note in their ``detail`` (status unchanged);
+    ``chapter`` is passed to ``check_submission``.
     """
     timeout = _checked_timeout(timeout)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
     paths = [Path(p) for p in paths]
     results: dict[int, list[Row]] = {}
+    twins = _duplicates(paths)
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         futures = {pool.submit(check_submission, p, timeout, limits=limits,
-                               sandbox=sandbox): k for k, p in enumerate(paths)}
+                               sandbox=sandbox, chapter=chapter): k
+                   for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
             k = futures[future]
             try:
@@ -499,6 +675,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
             except Exception as exc:  # never let one submission stop the others
                 results[k] = [Row(str(paths[k]), "-", "error",
                                   f"checker failed: {type(exc).__name__}: {exc}")]
+            results[k] = _noted(results[k], twins.get(k, ""))
             if on_row is not None:
                 for row in results[k]:
                     on_row(row)
@@ -507,7 +684,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
             if progress is not None:
                 counts = {s: sum(r.status == s for r in results[k]) for s in STATUSES}
                 summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
-                progress(f"[{done}/{len(paths)}] {paths[k]}: {summary}")
+                progress(f"[{done}/{len(paths)}] {shown(paths[k])}: {summary}")
     except BaseException:  # Ctrl-C: kill the running kernels now, drop the rest
         from .judge import kill_all
 
@@ -599,13 +776,14 @@ def write_report(rows: Iterable[Row], path: str | Path) -> None:
 
 
 def summary_table(rows: Sequence[Row]) -> str:
-    """One line per submission: the status of each exercise."""
+    """One line per submission: the status of each exercise (names with control
+    characters shown escaped, see ``shown``, so no name can forge a line)."""
     by_sub: dict[str, list[Row]] = {}
     for row in rows:
-        by_sub.setdefault(row.submission, []).append(row)
+        by_sub.setdefault(shown(row.submission), []).append(row)
     width = max((len(s) for s in by_sub), default=10)
     lines = [f"{'submission':{width}}  results"]
     for sub, sub_rows in by_sub.items():
-        cells = "  ".join(f"{r.exercise}:{r.status}" for r in sub_rows)
+        cells = "  ".join(f"{shown(r.exercise)}:{shown(r.status)}" for r in sub_rows)
         lines.append(f"{sub:{width}}  {cells}")
     return "\n".join(lines)

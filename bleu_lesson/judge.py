@@ -23,11 +23,20 @@ and asks it for values. The protocol, and why a kernel cannot forge a verdict:
 
 The kernel is treated as hostile: it can send back anything, but anything is only a
 value, judged like any other. Forging a value means computing the right one, which is
-solving the exercise. The limit of step 2: the stubbing catches an answer that calls
-the library, not one that deliberately kept a copy of the library's code (or hooked the
-kernel to compute values before the stub is in place); that is copying the source the
-chapter shows, plagiarism rather than a forged verdict, and outside what a checker can
-decide.
+solving the exercise. The stubbed functions' original code objects are kept in no
+frame the answer can walk to (``sys._getframe``): while the answer runs they exist
+nowhere in the judging cell, and afterwards each function gets its code back compiled
+afresh from its module's source.
+
+The limit of step 2 (not closed, and not closable by stubbing inside a kernel the
+student owns): an answer that kept a copy of a library function's code earlier in the
+notebook (``__code__``, or the function), replaced ``types.FunctionType``, hooked the
+kernel (an IPython input transformer rewriting the judging cell), loaded a fresh copy
+of the library module with ``importlib``, computed the value with nltk or sacrebleu, or
+holds a lookup table of a small input space (exercise 4.1's hidden inputs) gets the
+right values, and a right value is a pass. That is copying, not a forged verdict, and
+outside what a checker can decide: review suspicious answers by reading them.
+``nbgrader autograde`` has the same limit (its tests run in the student's kernel).
 """
 
 from __future__ import annotations
@@ -246,7 +255,12 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
     if isinstance(module, str) and (module == "bleu_lesson" or module.startswith("bleu_lesson.")):
         qualname = str(getattr(answer, "__qualname__", "?"))
         return reply(status="library", name=module + "." + qualname)
-    saved = []
+    # The originals' code objects are kept nowhere: an answer can walk up to this frame
+    # (sys._getframe) and would rebuild the real function from them. Only the stubbed
+    # function objects are listed; afterwards each gets its code back compiled afresh
+    # from its module's source, inline below (a helper here would be an oracle).
+    stubbed = []
+    copied = False
     for dotted in forbidden:
         try:
             func = resolve(dotted)
@@ -255,15 +269,19 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
         func = getattr(func, "__func__", func)
         if not isinstance(func, types.FunctionType) or func.__closure__:
             continue
+        try:
+            copied = copied or getattr(answer, "__code__", None) == func.__code__
+        except Exception:
+            pass
         stub_ns = {}
         exec("def stub(*args, **kwargs):\n    raise RuntimeError(%r)\n"
              % (marker + dotted + " is the function this exercise asks you to write; it "
                 "is unavailable while your answer is judged"), {}, stub_ns)
-        saved.append((func, func.__code__))
         func.__code__ = stub_ns["stub"].__code__
+        stubbed.append(func)
+    func = stub_ns = None
     try:
-        originals = {id(code) for _, code in saved}
-        if id(getattr(answer, "__code__", None)) in originals:
+        if copied:
             return reply(status="library", name="a copy of a library function")
         if kind == "value":
             try:
@@ -299,8 +317,23 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
             results.append({"value": value, "after": after})
         return reply(status="done", results=results)
     finally:
-        for func, code in saved:
-            func.__code__ = code
+        import importlib.util
+        for func in stubbed:
+            try:
+                spec = importlib.util.find_spec(func.__module__)
+                todo = [("", compile(spec.loader.get_source(func.__module__), spec.origin,
+                                     "exec"))]
+                fresh = []
+                while todo:  # (qualname prefix, code): class bodies and functions nest
+                    prefix, code = todo.pop()
+                    for c in code.co_consts:
+                        if isinstance(c, types.CodeType):
+                            if prefix + c.co_name == func.__qualname__:
+                                fresh.append(c)
+                            todo.append((prefix + c.co_name + ".", c))
+                func.__code__ = fresh[-1]
+            except Exception:
+                pass  # the library stays stubbed in this kernel: only this notebook suffers
 '''
 
 
@@ -429,6 +462,7 @@ class Submission:
     startup_timeout: float = 60.0
     kind: str | None = None
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    data: bytes | None = None  # the submission's bytes, read once by the caller
 
     def __post_init__(self) -> None:
         self.sandbox = Sandbox(self.limits, kind=self.kind)
@@ -445,7 +479,11 @@ class Submission:
         from jupyter_client import BlockingKernelClient
         from jupyter_client.connect import write_connection_file
 
-        shutil.copyfile(self.notebook_path, self.sandbox.nbdir / self.notebook_path.name)
+        target = self.sandbox.nbdir / self.notebook_path.name
+        if self.data is not None:
+            target.write_bytes(self.data)
+        else:
+            shutil.copyfile(self.notebook_path, target)
         conn = self.sandbox.workdir / "kernel.json"
         write_connection_file(str(conn), transport="ipc", ip=str(self.sandbox.ipcdir / "k"),
                               key=secrets.token_hex(32).encode())
@@ -569,13 +607,14 @@ _CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d+\.\d+)["']""")
 
 def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                    limits: Limits | None = None, kind: str | None = None,
-                   on_note: Callable[[str], None] | None = None) -> list[Verdict]:
+                   on_note: Callable[[str], None] | None = None,
+                   data: bytes | None = None) -> list[Verdict]:
     """Run notebook ``nb`` (read from ``path``) in a sandbox and judge ``exercises``.
 
     Each exercise is judged once right after the cell that checks it (so a later hang
     still leaves a real verdict) and again after the last cell (the verdict reported).
     """
-    sub = Submission(Path(path), timeout, limits or Limits(), kind=kind)
+    sub = Submission(Path(path), timeout, limits or Limits(), kind=kind, data=data)
     # separate draws: the inputs the kernel saw at an early verdict are not the final ones
     early = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
     hidden = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}

@@ -16,8 +16,10 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
       package folder (not the repository around it: the instructor's notebooks are not
       visible), the WMT22 data folder when ``BLEU_LESSON_WMT22_DIR`` is set; a private
       ``/tmp`` (tmpfs); one writable work folder holding a copy of the submission.
-    * as root: the command runs as ``nobody`` (``setpriv``: real uid/gid 65534, no
-      supplementary groups, no capabilities, ``no_new_privs``).
+    * as root: the command runs as an unprivileged uid of its own from ``UID_POOL``
+      (``setpriv``: uid and gid without passwd entry or process, no supplementary
+      groups, no capabilities, ``no_new_privs``), so the process limit of one sandbox
+      is not used up by another's processes; ``nobody`` (65534) when the pool is used up.
 ``unshare`` (util-linux)
     PID, network, IPC and UTS namespaces as above, the unprivileged user where Python is
     readable by others, and a mount namespace in which the Python installation, the
@@ -42,9 +44,16 @@ socket for a link to another socket of the host.
 What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
 sends back is untrusted data; ``bleu_lesson.judge`` reads only plain values and judges
 them in the checker. Nor does it stop a student from copying code shown in the course
-into an answer (the library source is readable, by design), or from using up what it is
+into an answer (the library source is readable, by design), nor the bypasses of the
+judge's in-kernel stubbing listed in ``bleu_lesson.judge`` (a kept copy of a library
+function's code, a replaced ``types.FunctionType``, an IPython input transformer, a
+fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
+is the student's, so review suspicious answers (nbgrader autograde has the same limit).
+Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
+checker's first output line warns). Nor does it stop a student from using up what it is
 given: the CPU time, memory per process (not in total: there are no cgroups), the
-process count (shared by all sandboxes running as ``nobody`` at once), disk space in the
+process count (per sandbox under root, from the uid pool; shared when the checker is not
+root, or when more sandboxes run than the pool has uids), disk space in the
 work folder (each file at most ``file_size``, but not their number; ``/tmp`` is a
 256 MiB tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A
 kernel exploit escapes any of these sandboxes: for hostile code at scale, run the
@@ -61,6 +70,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +79,45 @@ __all__ = ["Limits", "Sandbox", "backend", "describe", "BACKENDS", "PREFIX"]
 BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
 NOBODY = 65534
+#: Under root, each running sandbox gets a uid of its own from this pool (no passwd or
+#: group entry, no process), because RLIMIT_NPROC counts the processes of a *uid*: with
+#: one shared ``nobody``, one submission's fork bomb left the others no processes. When
+#: the pool is used up, sandboxes share ``nobody`` (and its process limit) again.
+UID_POOL = range(65470, 65534)
+_UIDS_LOCK = threading.Lock()
+_UIDS_TAKEN: set[int] = set()
+
+
+def _uids_in_use() -> set[int]:
+    """The uids of running processes (owners of /proc/PID) and of passwd/group entries."""
+    import grp
+    import pwd
+
+    used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
+    with os.scandir("/proc") as entries:
+        for entry in entries:
+            if entry.name.isdigit():
+                try:
+                    used.add(entry.stat(follow_symlinks=False).st_uid)
+                except OSError:
+                    pass
+    return used
+
+
+def _take_uid() -> int:
+    """A free uid of ``UID_POOL`` for one sandbox (``NOBODY`` when none is left)."""
+    with _UIDS_LOCK:
+        used = _uids_in_use()
+        for uid in UID_POOL:
+            if uid not in _UIDS_TAKEN and uid not in used:
+                _UIDS_TAKEN.add(uid)
+                return uid
+    return NOBODY
+
+
+def _give_back(uid: int) -> None:
+    with _UIDS_LOCK:
+        _UIDS_TAKEN.discard(uid)
 GiB = 1024 ** 3
 TMPFS_SIZE = 256 * 1024 ** 2  # the private /tmp and /dev/shm under bubblewrap
 
@@ -187,10 +236,11 @@ class Sandbox:
         self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
         for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
             d.mkdir()
-        self.as_nobody = _as_nobody(self.kind)
+        self.as_nobody = _as_nobody(self.kind)  # an unprivileged uid, its own if it can
+        self.uid = _take_uid() if self.as_nobody else os.geteuid()
         if self.as_nobody:
             for d in (self.workdir, self.home, self.tmp, self.nbdir, self.ipcdir):
-                os.chown(d, NOBODY, NOBODY)
+                os.chown(d, self.uid, self.uid)
         self.proc: subprocess.Popen | None = None
         self.killed = False
 
@@ -256,7 +306,7 @@ class Sandbox:
             inner = [prlimit, *self.limits.prlimit_args(), "--", *inner]
         if self.as_nobody:
             setpriv = shutil.which("setpriv") or "setpriv"
-            inner = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+            inner = [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                      "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", *inner]
         if self.kind == "bwrap":
             return [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--unshare-pid",
@@ -328,9 +378,12 @@ class Sandbox:
             pass
 
     def close(self) -> None:
-        """Kill the sandbox and remove its work folder."""
+        """Kill the sandbox, remove its work folder and give its uid back to the pool."""
         self.kill()
         shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.as_nobody and self.uid != NOBODY and (self.proc is None or
+                                                      self.proc.poll() is not None):
+            _give_back(self.uid)  # everything in its PID namespace died with it
 
     def __enter__(self) -> Sandbox:
         return self
@@ -352,7 +405,8 @@ def _as_nobody(kind: str) -> bool:
 def describe(kind: str | None = None) -> str:
     """One line for the checker's output: which sandbox, and what it lacks."""
     kind = kind or backend()
-    user = "as nobody" if _as_nobody(kind) else f"as uid {os.geteuid()}"
+    user = ("as an unprivileged uid of its own" if _as_nobody(kind)
+            else f"as uid {os.geteuid()}")
     if kind == "bwrap":
         return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
     if kind == "unshare":

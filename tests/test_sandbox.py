@@ -521,7 +521,10 @@ def test_sandbox_hides_the_host_and_runs_as_nobody():
         out, _ = proc.communicate(timeout=60)
         workdir = box.workdir
     uid, pid, sees_notebooks, can_write = json.loads(out)
-    assert uid == (sandbox.NOBODY if os.geteuid() == 0 else os.geteuid())
+    if os.geteuid() == 0:
+        assert uid in sandbox.UID_POOL or uid == sandbox.NOBODY
+    else:
+        assert uid == os.geteuid()
     assert pid < 10  # its own PID namespace
     assert not sees_notebooks and not can_write
     assert not workdir.exists()
@@ -580,6 +583,35 @@ print(" ".join(out))
     assert words[0] == "MemoryError" and words[1] == "EFBIG"
     if os.geteuid() != 0 or box.as_nobody:  # root ignores the process limit
         assert out.decode().strip().endswith("no more processes")
+
+
+def test_one_sandbox_using_up_its_process_limit_leaves_another_its_own():
+    """Under root each sandbox runs as a uid of its own (RLIMIT_NPROC counts per uid):
+    sandbox A fills its limit of 20 processes, then B can still start 10."""
+    if sandbox.backend() != "bwrap" or os.geteuid() != 0:
+        pytest.skip("needs bubblewrap as root (the kernels run as unprivileged uids)")
+    import subprocess
+    import sys
+
+    spawn = """
+import subprocess, sys
+kids = []
+try:
+    for _ in range({n}):
+        kids.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+    print("spawned", len(kids), flush=True)
+except OSError:
+    print("stopped at", len(kids), flush=True)
+"""
+    limits = sandbox.Limits(processes=20)
+    with sandbox.Sandbox(limits) as a, sandbox.Sandbox(limits) as b:
+        assert a.uid != b.uid and {a.uid, b.uid} <= set(sandbox.UID_POOL)
+        hog = a.start([sys.executable, "-c", spawn.format(n=40)], stdout=subprocess.PIPE)
+        assert hog.stdout.readline().decode().startswith("stopped at")  # A is full
+        proc = b.start([sys.executable, "-c", spawn.format(n=10)], stdout=subprocess.PIPE)
+        out, _ = proc.communicate(timeout=60)
+        assert out.decode().strip() == "spawned 10"
+    assert not {a.uid, b.uid} & sandbox._UIDS_TAKEN  # given back to the pool
 
 
 def test_fake_rows_on_the_original_stdout_reach_nothing(tmp_path, capfd):

@@ -202,3 +202,53 @@ def test_rank_prediction_is_judged_from_a_set():
         pytest.skip(wmt22_unavailable())
     assert _verdict("9.2", lambda: {"AISP-SJTU", "Online-G"}).status == "pass"
     assert _verdict("9.2", lambda: {"AISP-SJTU"}).status == "fail"
+
+
+# the attack of a hostile review (80_framewalk): the answer walks up to the judging
+# frame and rebuilds the real library functions from the code objects saved there
+FRAMEWALK = '''
+import sys, types
+import bleu_lesson.brevity as B
+def _orig(name):
+    f = sys._getframe(2)
+    for func, code in f.f_locals.get("saved", []):
+        if func.__name__ == name:
+            return types.FunctionType(code, func.__globals__, None, func.__defaults__)
+    for value in list(f.f_locals.values()):  # whatever else the frame holds
+        for item in (value if isinstance(value, list) else [value]):
+            if isinstance(item, tuple) and len(item) == 2 and \\
+                    isinstance(item[1], types.CodeType) and item[0].__name__ == name:
+                return types.FunctionType(item[1], item[0].__globals__)
+    return getattr(B, name)
+def my_brevity_penalty(c, r):
+    return _orig("brevity_penalty")(c, r)
+'''
+
+
+def test_an_answer_walking_the_frames_finds_no_original_library_code():
+    from bleu_lesson import brevity
+
+    ns: dict = {}
+    exec(FRAMEWALK, ns)
+    ex = EXERCISES["4.1"]
+    cases = [tuple(c) for c in ex.cases]
+    reply = _reply(ex, ns["my_brevity_penalty"], cases)
+    assert reply["status"] == "forbidden" and reply["name"] == "bleu_lesson.brevity.brevity_penalty"
+    assert judge.judge_exercise(ex, reply, cases, 0).status != "pass"
+    # and the library works again afterwards, with its real code (seed: exp(1 - 5/4))
+    assert brevity.brevity_penalty(4, 5) == pytest.approx(math.exp(1 - 5 / 4))
+    assert brevity.brevity_penalty.__code__.co_filename.endswith("brevity.py")
+
+
+def test_a_copy_of_the_library_code_is_refused_also_after_a_first_judging():
+    import types
+
+    from bleu_lesson import brevity
+
+    ex = EXERCISES["4.1"]
+    copy = types.FunctionType(brevity.brevity_penalty.__code__,
+                              dict(vars(brevity), __name__="__main__"))
+    cases = [tuple(c) for c in ex.cases]
+    assert _reply(ex, right_bp, cases)["status"] == "done"  # the code is recompiled
+    assert _reply(ex, copy, cases) == {"status": "library",
+                                       "name": "a copy of a library function"}
