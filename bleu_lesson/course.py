@@ -662,7 +662,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
     paths = [Path(p) for p in paths]
     results: dict[int, list[Row]] = {}
-    twins = _duplicates(paths)
+    twins = _duplicates([Path(p) for p in paths])
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         futures = {pool.submit(check_submission, p, timeout, limits=limits,

@@ -364,6 +364,7 @@ class Sandbox:
         proc = self.proc
         if proc is None:
             return
+        inside = _descendants(proc.pid)  # the PID namespace's processes, seen from here
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -376,6 +377,7 @@ class Sandbox:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process in D state
             pass
+        _wait_gone(inside)  # the kernel kills a namespace's processes after its init
 
     def close(self) -> None:
         """Kill the sandbox, remove its work folder and give its uid back to the pool."""
@@ -393,6 +395,43 @@ class Sandbox:
 
     def describe(self) -> str:
         return describe(self.kind)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every living process below ``pid`` (read from /proc; empty where there is none)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _wait_gone(pids: list[int], limit: float = 5.0) -> None:
+    """Return once none of ``pids`` runs any more (dead or a zombie), or after ``limit`` s."""
+    import time
+
+    deadline = time.monotonic() + limit
+    for pid in pids:
+        while time.monotonic() < deadline:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                break  # gone
+            if state in ("Z", "X"):
+                break
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            time.sleep(0.02)
 
 
 def _as_nobody(kind: str) -> bool:
