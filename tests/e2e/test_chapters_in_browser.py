@@ -235,7 +235,11 @@ def _ch01_tokenization(explorer, result):
     text = "Hello, World! Isn't BLEU fun?"
     _type(box, text)
     tokens = tokenize_with(text, "13a", lowercase=False)
-    _expect_result(result, "种分词器 (tokenizers)", f"{len(tokens)} 个词元")
+    _expect_result(result, "种分词器 (tokenizers)")
+    # wait for the 13a row itself: "18 个词元" of the old text's char row contains "8 个词元"
+    row_13a = result.locator("tr", has=result.page.locator("td", has_text=re.compile(r"^13a$")))
+    expect(row_13a.first).to_contain_text(re.compile(rf"(^|\D){len(tokens)} 个词元"),
+                                          timeout=RESULT_TIMEOUT)
     rows = {row[0]: row for row in _table(result)}  # every tokenizer, side by side
     assert rows["13a"][1] == f"{len(tokens)} 个词元", rows["13a"]
     chips = result.locator("tr", has_text="13a").first.locator("span").all_text_contents()
