@@ -385,31 +385,14 @@ def _student(args: argparse.Namespace) -> int:
     return 0
 
 
-def _descendants(pid: int) -> list[int]:
-    """Every living process below ``pid`` (read from /proc; empty where there is none)."""
-    from pathlib import Path
-
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
 def _stop_children() -> None:
     """Kill every process this one started (checkers and their kernels), so that an
     interrupted ``check`` leaves nothing running."""
     import os
     import signal
     import time
+
+    from .sandbox import _descendants
 
     for attempt in range(2):  # again: a worker may have been starting a checker
         for pid in _descendants(os.getpid()):
