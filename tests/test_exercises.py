@@ -210,16 +210,25 @@ def test_2_1_requires_tuples(capsys):
     assert "未通过" in out and "tuple" in out  # the hint names the type
 
 
-def test_6_1_ties_go_to_the_shorter_reference(capsys):
-    def ties_to_first(candidate, references):
+def _bleu_by(count, closest):
+    """An independent 6.1 answer built from ``count(cand, refs, n) -> (m, t)`` and
+    ``closest(c, ref_lens) -> r``, so a test can swap in one wrong step."""
+    def answer(candidate, references):
         cand = candidate.lower().split()
         refs = [r.lower().split() for r in references]
         ps = []
         for n in range(1, 5):
-            m, t = right_clipped(cand, refs, n)
+            m, t = count(cand, refs, n)
             ps.append(m / t if t else 0.0)
-        r = min((len(x) for x in refs), key=lambda r: abs(r - len(cand)))  # first listed
+        r = closest(len(cand), [len(x) for x in refs])
         return right_bp(len(cand), r) * right_geo(ps, [0.25] * 4)
+
+    return answer
+
+
+def test_6_1_ties_go_to_the_shorter_reference(capsys):
+    ties_to_first = _bleu_by(right_clipped,  # min() keeps the first listed of a tie
+                             lambda c, lens: min(lens, key=lambda r: abs(r - c)))
 
     exercises.check("6.1", ties_to_first)
     out = capsys.readouterr().out
@@ -231,16 +240,12 @@ def test_6_1_ties_go_to_the_shorter_reference(capsys):
 
 def test_6_1_requires_clipping(capsys):
     """An answer that counts every n-gram found in a reference, unclipped, must fail."""
-    def unclipped(candidate, references):
-        cand = candidate.lower().split()
-        refs = [r.lower().split() for r in references]
-        ps = []
-        for n in range(1, 5):
-            grams = right_ngrams(cand, n)
-            seen = {g for ref in refs for g in right_ngrams(ref, n)}
-            ps.append(sum(g in seen for g in grams) / len(grams) if grams else 0.0)
-        r = right_closest(len(cand), [len(x) for x in refs])
-        return right_bp(len(cand), r) * right_geo(ps, [0.25] * 4)
+    def found_anywhere(cand, refs, n):  # every n-gram some reference has, no clipping
+        grams = right_ngrams(cand, n)
+        seen = {g for ref in refs for g in right_ngrams(ref, n)}
+        return sum(g in seen for g in grams), len(grams)
+
+    unclipped = _bleu_by(found_anywhere, right_closest)
 
     exercises.check("6.1", unclipped)
     out = capsys.readouterr().out

@@ -23,6 +23,12 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 WORDS = "the a cat dog sat on mat is was there and of to in it".split()
 
 
+def noisy(rng: random.Random, lines: list[str], noise: float) -> list[str]:
+    """Each word of each line replaced by a random one with probability ``noise``."""
+    return [" ".join(w if rng.random() > noise else rng.choice(WORDS) for w in line.split())
+            for line in lines]
+
+
 def corpus(rng: random.Random, n: int, noise: float) -> tuple[list[str], list[str], list[str]]:
     """Two references and a system output that copies reference A with some noise."""
     ref_a, ref_b, hyp = [], [], []
@@ -71,8 +77,7 @@ def test_bootstrap_ci_equals_sacrebleu(seed):
 def test_paired_bootstrap_equals_sacrebleu(seed, noise):
     rng = random.Random(seed)
     ref_a, ref_b, base = corpus(rng, 60, 0.3)
-    system = [" ".join(w if rng.random() > noise else rng.choice(WORDS) for w in a.split())
-              for a in ref_a]
+    system = noisy(rng, ref_a, noise)
     ours = paired_bootstrap(base, system, references_from_streams(ref_a, ref_b),
                             n_samples=300)
     score, p, mean, ci = sacre_paired(base, system, [ref_a, ref_b], n_samples=300)
@@ -111,8 +116,7 @@ def test_bad_sample_count(n):
 def test_approximate_randomization_equals_sacrebleu(seed, noise):
     rng = random.Random(seed)
     ref_a, ref_b, base = corpus(rng, 60, 0.3)
-    system = [" ".join(w if rng.random() > noise else rng.choice(WORDS) for w in a.split())
-              for a in ref_a]
+    system = noisy(rng, ref_a, noise)
     ours = paired_approximate_randomization(base, system, references_from_streams(ref_a, ref_b),
                                             n_samples=500)
     [(score, p)] = sacre_ar(base, [system], [ref_a, ref_b], n_samples=500)
