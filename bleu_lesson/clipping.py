@@ -50,8 +50,10 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
 
     which is ``sum((ngram_counts(candidate, n) & ref_counts).values())``. An n-gram that
     no reference has clips to 0, so only the candidate's n-grams found in ``ref_counts``
-    are counted and clipped. ``ref_counts`` is ``max_reference_counts(references, n)``
-    when the caller has it already (a scorer counts each segment's references once).
+    are counted and clipped; and only a repeated n-gram can be clipped, so when none of
+    them repeats the matches are simply how many were found. ``ref_counts`` is
+    ``max_reference_counts(references, n)`` when the caller has it already (a scorer
+    counts each segment's references once).
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
@@ -61,8 +63,12 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
     if ref_counts is None:
         ref_counts = max_reference_counts(references, n)
     # the n-grams g with g in ref_counts (filter tests them in C); the others clip to 0
-    found = Counter(filter(ref_counts.__contains__, grams))
-    return sum([min(count, ref_counts[g]) for g, count in found.items()]), len(grams)
+    found = list(filter(ref_counts.__contains__, grams))
+    if len(set(found)) == len(found):
+        # no n-gram repeats: each occurs once and some reference has it, min(1, ≥ 1) = 1
+        return len(found), len(grams)
+    found_counts = Counter(found)
+    return sum([min(count, ref_counts[g]) for g, count in found_counts.items()]), len(grams)
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,19 @@ def test_papineni_modified_unigram_precision_is_2_over_7():
     assert max_reference_counts(PAPINENI_REFS, 1)[("the",)] == 2
 
 
+def test_clipping_only_bites_on_repeated_ngrams():
+    # hand counts; refs: "a b a c" and "b b"; max counts a:2 b:2 c:1
+    refs = ["a b a c".split(), "b b".split()]
+    # no candidate unigram repeats: every one found counts once (d is in no reference)
+    assert clipped_counts("a b c d".split(), refs, 1) == (3, 4)
+    # "a" repeats but within its maximum (2 <= 2): nothing is clipped
+    assert clipped_counts("a a b".split(), refs, 1) == (3, 3)
+    # "c" repeats beyond its maximum (3 > 1): clipped to 1; a and b count once each
+    assert clipped_counts("c c c a b".split(), refs, 1) == (3, 5)
+    # bigrams: "b a" once in ref 1; the candidate has it twice -> min(2, 1) = 1, "a b" 1
+    assert clipped_counts("b a b a".split(), refs, 2) == (2, 3)
+
+
 def test_clipping_table_rows_follow_the_candidate():
     cand = "the cat the dog".split()
     refs = ["a cat".split(), "the cat and the cat".split()]
