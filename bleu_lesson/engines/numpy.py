@@ -33,6 +33,7 @@ every count equals the standard-library engine's. numpy is imported here, so
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 
@@ -76,13 +77,18 @@ class ReferenceIndex:
         self.max_n = max_n
         self.n_segments = len(segments)
         refs = [ref for segment in segments for ref in segment]
+        # a token's id is the size of the vocabulary when the token is first seen
+        vocab: defaultdict[str, int] = defaultdict()
+        vocab.default_factory = vocab.__len__
+        lengths, ids, remaining = _layout(refs, lambda tokens: map(vocab.__getitem__, tokens))
         #: token -> id, in order of first occurrence
-        self.vocab = {token: i for i, token in enumerate(dict.fromkeys(chain.from_iterable(refs)))}
+        self.vocab: dict[str, int] = dict(vocab)
         V = self.V = len(self.vocab) + 1
-        lengths, ids, remaining = _layout(refs, lambda tokens: map(self.vocab.__getitem__,
-                                                                   tokens))
         n_refs = np.fromiter(map(len, segments), dtype=_INT, count=len(segments))
-        ref_of_token = np.repeat(np.arange(len(refs), dtype=_SMALL), lengths)
+        # each token's reference as its slot in its own segment: 0 … (references there) - 1
+        first_ref = np.repeat(np.cumsum(n_refs) - n_refs, n_refs)
+        slot_of_token = np.repeat((np.arange(len(refs)) - first_ref).astype(_SMALL), lengths)
+        slots = int(n_refs.max(initial=0))
         segment_of_token = np.repeat(np.repeat(np.arange(len(segments), dtype=_SMALL), n_refs),
                                      lengths)
         #: per order: the sorted keys (prefix rank * V + last token id), the maximum count
@@ -98,14 +104,13 @@ class ReferenceIndex:
             keys, rank = np.unique(codes, return_inverse=True)
             del codes
             rank = rank.reshape(-1)
-            # count every (reference, key) pair, then keep each key's largest count
-            size = max(len(keys), 1)
-            pairs = ref_of_token[at].astype(_INT) * size
-            pairs += rank
-            pairs, counts = np.unique(pairs, return_counts=True)
-            maxima = np.zeros(len(keys), dtype=_SMALL)
-            np.maximum.at(maxima, pairs % size, counts.astype(_SMALL))
-            del pairs, counts
+            # count each key in the references of slot 0, of slot 1, …: keep the largest count
+            slot = slot_of_token[at]
+            maxima = np.bincount(rank[slot == 0], minlength=len(keys))
+            for j in range(1, slots):
+                np.maximum(maxima, np.bincount(rank[slot == j], minlength=len(keys)),
+                           out=maxima)
+            maxima = maxima.astype(_SMALL)
             segment = np.zeros(len(keys), dtype=_SMALL)
             segment[rank] = segment_of_token[at]
             self.keys.append(keys)
