@@ -23,7 +23,7 @@ help:
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
 	@echo "make lint       ruff check, then mypy bleu_lesson"
-	@echo "make bench      run benchmarks/*.py"
+	@echo "make bench      run benchmarks/bench_*.py (WMT22 data: make data, or BLEU_LESSON_WMT22_DIR)"
 	@echo "make venv       create .venv and install the package with its test extra"
 	@echo "make clean      remove caches and build output (distclean also removes .venv)"
 
@@ -72,13 +72,13 @@ lint: venv
 
 bench: venv
 	@found=0; \
-	for f in benchmarks/*.py; do \
+	for f in benchmarks/bench_*.py; do \
 	  [ -e "$$f" ] || continue; \
 	  found=1; \
 	  echo "== $$f"; \
 	  $(BIN)/python "$$f" || exit 1; \
 	done; \
-	if [ $$found = 0 ]; then echo "no benchmarks/*.py to run"; fi
+	if [ $$found = 0 ]; then echo "no benchmarks/bench_*.py to run"; fi
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
