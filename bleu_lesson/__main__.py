@@ -344,15 +344,23 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from .datasets import DatasetNotFoundError, dataset, fetch_dataset
+    from .datasets import DatasetNotFoundError, dataset, fetch_dataset, missing_files
 
     names = list(DATASETS) if args.dataset == "all" else [args.dataset]
-    for name in names:
+    for k, name in enumerate(names):
         try:
             spec = dataset(name)
             folder = fetch_dataset(name, download=True, progressbar=not args.quiet)
         except DatasetNotFoundError as exc:
-            raise CLIError(str(exc).splitlines()[0]) from None
+            line = str(exc).splitlines()[0]
+            for later in names[k + 1:]:  # not tried: the network is not there
+                left = missing_files(later)
+                if left:
+                    sub = dataset(later).folder
+                    line += (f" {later} was not tried: its {len(left)} files are missing "
+                             "too" + (f" (they go in the {sub}/ subfolder)" if sub else "")
+                             + ".")
+            raise CLIError(line) from None
         except ValueError as exc:
             raise CLIError(str(exc)) from None
         print(f"{name}: {len(spec.files)} files in {folder} (SHA-256 verified, "
