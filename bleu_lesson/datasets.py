@@ -60,6 +60,7 @@ __all__ = [
     "fetch_dataset",
     "load_wmt22",
     "locate",
+    "get_data_hint",
     "missing_files",
 ]
 
@@ -450,6 +451,19 @@ def _where_to_copy(spec: RemoteDataset, cache: Path) -> str:
     return (f"copy the files into {cache} (or into any folder and set {WMT22_ENV_VAR} to "
             f"it)" + "".join(f"; the files of {d.name} go in its {d.folder}/ subfolder"
                              for d in below) + ".")
+
+
+def get_data_hint() -> str:
+    """How to get the WMT22 data, in one short line: what every data skip of the tests,
+    ``make notebooks`` and the benchmarks tell the reader to do (sizes from the registry).
+
+    >>> print(get_data_hint())  # doctest: +NORMALIZE_WHITESPACE
+    run `make data` (or `bleu-lesson data`, ≈8 MB, once) or set BLEU_LESSON_WMT22_DIR
+    to the WMT22 folder
+    """
+    size = sum(dataset(name).size for name in DATASETS) / 1e6
+    return (f"run `make data` (or `bleu-lesson data`, ≈{size:.0f} MB, once) or set "
+            f"{WMT22_ENV_VAR} to the WMT22 folder")
 
 
 def missing_files(name: str, data_dir: str | os.PathLike | None = None, *,
