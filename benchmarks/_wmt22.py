@@ -27,11 +27,12 @@ from bleu_lesson.datasets import (
     dataset,
     default_cache_dir,
     fetch_dataset,
+    get_data_hint,
 )
 
-#: What to do when the data is nowhere: one line, the same for every benchmark.
-HINT = (f"run `make data` (once, into the cache), set {WMT22_ENV_VAR} to a folder with the "
-        "WMT22 files, or pass --data FOLDER")
+#: What to do when the data is nowhere: the library's one line (the tests' skips and
+#: ``make notebooks`` say the same), and this script's own option.
+HINT = f"{get_data_hint()}, or pass --data FOLDER"
 
 
 def add_data_argument(parser: argparse.ArgumentParser) -> None:
