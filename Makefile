@@ -22,8 +22,9 @@ help:
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
+	@echo "                (chapters that need the WMT22 data are skipped without it)"
 	@echo "make lint       ruff check, then mypy bleu_lesson"
-	@echo "make bench      run benchmarks/*.py"
+	@echo "make bench      run benchmarks/bench_*.py (WMT22 data: make data, or BLEU_LESSON_WMT22_DIR)"
 	@echo "make venv       create .venv and install the package with its test extra"
 	@echo "make clean      remove caches and build output (distclean also removes .venv)"
 
@@ -55,16 +56,11 @@ e2e: venv
 lab: venv
 	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT) $(ARGS)
 
+# Each chapter in a fresh kernel (nbconvert --execute --inplace, no timing metadata); the
+# chapters that need the WMT22 data are skipped, with how to get it, when it is absent.
+# A failing chapter does not stop the others; the exit status says whether one failed.
 notebooks: venv
-	@found=0; \
-	for nb in notebooks/[0-9]*.ipynb; do \
-	  [ -e "$$nb" ] || continue; \
-	  found=1; \
-	  echo "== executing $$nb"; \
-	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
-	done; \
-	if [ $$found = 0 ]; then echo "no notebooks/[0-9]*.ipynb to execute"; fi
+	$(BIN)/python tools/run_notebooks.py
 
 lint: venv
 	$(BIN)/ruff check $(wildcard bleu_lesson tests benchmarks)
@@ -72,13 +68,13 @@ lint: venv
 
 bench: venv
 	@found=0; \
-	for f in benchmarks/*.py; do \
+	for f in benchmarks/bench_*.py; do \
 	  [ -e "$$f" ] || continue; \
 	  found=1; \
 	  echo "== $$f"; \
 	  $(BIN)/python "$$f" || exit 1; \
 	done; \
-	if [ $$found = 0 ]; then echo "no benchmarks/*.py to run"; fi
+	if [ $$found = 0 ]; then echo "no benchmarks/bench_*.py to run"; fi
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis

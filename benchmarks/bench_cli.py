@@ -1,6 +1,6 @@
 """``bleu-lesson score`` against ``sacrebleu``'s command line: one WMT22 system, two references.
 
-    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 python benchmarks/bench_cli.py [--repeat 7]
+    python benchmarks/bench_cli.py [--repeat 7]
 
 Both commands run in fresh processes, interleaved, on the same files (zh-en, references
 A and B, tokenizer 13a, one system); the best wall time of ``--repeat`` runs is kept. Prints
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _wmt22 import add_data_argument, wmt22_folder
 
 PAIR = "generaltest2022.zh-en"
 GOAL = 1.5
@@ -44,14 +45,11 @@ def timed(argv: list[str]) -> tuple[float, str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=os.environ.get("BLEU_LESSON_WMT22_DIR"),
-                        help="folder with the WMT22 files (default: $BLEU_LESSON_WMT22_DIR)")
+    add_data_argument(parser)
     parser.add_argument("--system", default="Online-B")
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    if not args.data or not Path(args.data).is_dir():
-        print("bench_cli: set BLEU_LESSON_WMT22_DIR or pass --data FOLDER", file=sys.stderr)
-        return 2
+    args.data = str(wmt22_folder(args.data, "bench_cli"))
     folder = Path(args.data)
     refs = [str(folder / f"{PAIR}.ref.{k}.en") for k in "AB"]
     hyp = str(folder / f"{PAIR}.hyp.{args.system}.en")

@@ -1,6 +1,6 @@
 """Peak memory of corpus BLEU on 94k segments x 2 references, bleu_lesson against sacrebleu.
 
-    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 python benchmarks/bench_memory.py [--copies 50]
+    python benchmarks/bench_memory.py [--copies 50]
 
 The corpus: the 1875 zh-en segments ``--copies`` times (50: 93,750 segments), references
 A and B repeated, the hypotheses taken from the 12 systems in turn (copy k is system
@@ -14,10 +14,11 @@ is bleu_lesson's peak over sacrebleu's (goal: at most 0.7).
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 from pathlib import Path
+
+from _wmt22 import add_data_argument, wmt22_folder
 
 PAIR = "generaltest2022.zh-en"
 GOAL = 0.7
@@ -55,14 +56,11 @@ PEERS = {
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=os.environ.get("BLEU_LESSON_WMT22_DIR"),
-                        help="folder with the WMT22 files (default: $BLEU_LESSON_WMT22_DIR)")
+    add_data_argument(parser)
     parser.add_argument("--copies", type=int, default=50)
     parser.add_argument("--tokenize", default="13a")
     args = parser.parse_args()
-    if not args.data or not Path(args.data).is_dir():
-        print("bench_memory: set BLEU_LESSON_WMT22_DIR or pass --data FOLDER", file=sys.stderr)
-        return 2
+    args.data = str(wmt22_folder(args.data, "bench_memory"))
     results = {}
     for peer, code in PEERS.items():
         out = subprocess.run([sys.executable, "-c", code, str(Path(args.data).resolve()),

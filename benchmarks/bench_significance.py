@@ -6,18 +6,17 @@ the times are those of resampling and rescoring alone. For every system: a 1000-
 and, with --ar, an approximate randomization test (10000 trials; slow in sacrebleu). Each
 figure is checked against sacrebleu's: intervals within 1e-6, p-values exactly equal.
 
-    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 python benchmarks/bench_significance.py [--ar]
+    python benchmarks/bench_significance.py [--ar] [--data FOLDER]
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
-import sys
 import time
 
 import numpy as np
+from _wmt22 import add_data_argument, wmt22_folder
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import (
     Result,
@@ -28,7 +27,7 @@ from sacrebleu.significance import (
 )
 
 from bleu_lesson import BleuScorer
-from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22
+from bleu_lesson.datasets import load_wmt22
 from bleu_lesson.significance import (
     _estimate_ci,
     bootstrap_indices,
@@ -46,13 +45,9 @@ def main() -> int:
                         help="also time approximate randomization (10000 trials per system)")
     parser.add_argument("--ar-systems", type=int, default=3, metavar="N",
                         help="systems compared with --ar (default 3; sacrebleu takes ~1 s each)")
+    add_data_argument(parser)
     args = parser.parse_args()
-    try:
-        data = load_wmt22("zh-en", os.environ.get("BLEU_LESSON_WMT22_DIR"), download=False)
-    except DatasetNotFoundError as exc:
-        print(f"bench_significance: {str(exc).splitlines()[0]} (run `make data`)",
-              file=sys.stderr)
-        return 2
+    data = load_wmt22("zh-en", wmt22_folder(args.data, "bench_significance"), download=False)
     names = list(data.systems)
     streams = data.reference_streams("both")
     scorer = BleuScorer(data.references_for("both"), tokenizer=data.tokenizer)

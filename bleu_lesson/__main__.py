@@ -344,15 +344,23 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from .datasets import DatasetNotFoundError, dataset, fetch_dataset
+    from .datasets import DatasetNotFoundError, dataset, fetch_dataset, missing_files
 
     names = list(DATASETS) if args.dataset == "all" else [args.dataset]
-    for name in names:
+    for k, name in enumerate(names):
         try:
             spec = dataset(name)
             folder = fetch_dataset(name, download=True, progressbar=not args.quiet)
         except DatasetNotFoundError as exc:
-            raise CLIError(str(exc).splitlines()[0]) from None
+            line = str(exc).splitlines()[0]
+            for later in names[k + 1:]:  # not tried: the network is not there
+                left = missing_files(later)
+                if left:
+                    sub = dataset(later).folder
+                    line += (f" {later} was not tried: its {len(left)} files are missing "
+                             "too" + (f" (they go in the {sub}/ subfolder)" if sub else "")
+                             + ".")
+            raise CLIError(line) from None
         except ValueError as exc:
             raise CLIError(str(exc)) from None
         print(f"{name}: {len(spec.files)} files in {folder} (SHA-256 verified, "
@@ -461,7 +469,15 @@ def _check(args: argparse.Namespace) -> int:
             report = check_report_path(args.report, args.submissions, force=args.force)
         except ValueError as exc:
             raise CLIError(f"check: {exc}") from None
-    paths = list(args.submissions)
+    # A submission that does not exist is a mistake on the command line (a typo, a glob
+    # that matched nothing), not a student's result: one line each, no report row, exit
+    # 2; the others are still checked (as `ls` and `cp` do), so no grading is lost.
+    absent = [p for p in args.submissions if not _exists(p)]
+    for path in absent:
+        print(f"{PROG}: error: check: SUBMISSION {path!r} does not exist", file=sys.stderr)
+    paths = [p for p in args.submissions if p not in absent]
+    if not paths:
+        return 2
     done: dict[int, list[Row]] = {}
 
     def rows(missing_why: str | None) -> list[Row]:
@@ -470,7 +486,7 @@ def _check(args: argparse.Namespace) -> int:
             if k in done:
                 out.extend(done[k])
             elif missing_why is not None:
-                out.append(Row(path, "", "not-checked", missing_why))
+                out.append(Row(path, "", "not-checked", missing_why, kind))
         return out
 
     def save(missing_why: str) -> str | None:
@@ -492,7 +508,8 @@ def _check(args: argparse.Namespace) -> int:
         print(f"{PROG} check: {describe(kind)}", file=sys.stderr, flush=True)
         _run_checks(paths, on_result,
                     lambda line: print(line, file=sys.stderr, flush=True),
-                    timeout=args.timeout, jobs=jobs, limits=limits, chapter=chapter)
+                    timeout=args.timeout, jobs=jobs, limits=limits, chapter=chapter,
+                    sandbox=kind)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the save
         _stop_children()
@@ -509,7 +526,23 @@ def _check(args: argparse.Namespace) -> int:
     problem = save("not checked")  # every submission is done: no such row
     if problem:
         raise CLIError(f"check: {problem}")
+    if absent:  # said again at the end, where the eye lands after a long run
+        print(f"{PROG}: error: check: {len(absent)} of {len(args.submissions)} SUBMISSION "
+              f"arguments do not exist and are not in the summary or the report: "
+              f"{' '.join(map(repr, absent))}", file=sys.stderr)
+        return 2
     return 0
+
+
+def _exists(path: str) -> bool:
+    """Whether ``path`` names anything (a broken symlink counts: ``check`` reports it)."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True  # e.g. permission denied: the check reports why it cannot read it
+    return True
 
 
 # --- the parser -----------------------------------------------------------------------
@@ -598,14 +631,20 @@ def build_parser() -> argparse.ArgumentParser:
                     "(bubblewrap or unshare where Linux allows: no network, read-only files, "
                     "resource limits) with a hard time limit, and judge every exercise of "
                     "its chapter in this process from the values the kernel sends back. "
-                    "Submissions are never modified.")
+                    "Submissions are never modified. A SUBMISSION that does not exist (a "
+                    "typo, a glob that matched nothing) is a mistake of the command line, "
+                    "not a result: one error line on stderr each, no row in the summary or "
+                    "the report; the other submissions are still checked, and the exit "
+                    "status is 2 (0 when every submission was checked).")
     check.add_argument("submissions", nargs="+", metavar="SUBMISSION.ipynb")
     check.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
                        help="wall-clock limit per notebook, kernel start-up not counted "
                             "(default: 120)")
     check.add_argument("--report", metavar="FILE.csv",
-                       help="write submission,exercise,status,detail rows to this CSV file "
-                            "(rewritten as each submission finishes; kept on Ctrl-C)")
+                       help="write submission,exercise,status,detail,sandbox rows to this "
+                            "CSV file (sandbox: the backend that ran the check, bwrap, "
+                            "unshare or none, on every row; rewritten as each submission "
+                            "finishes; kept on Ctrl-C)")
     check.add_argument("--force", action="store_true",
                        help="let --report overwrite an existing file that is not a report")
     check.add_argument("--jobs", type=int, default=None, metavar="N",

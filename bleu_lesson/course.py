@@ -37,7 +37,7 @@ import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -388,6 +388,8 @@ class Row:
     exercise: str
     status: str
     detail: str = ""
+    #: the sandbox backend of the run that produced the row: "bwrap", "unshare" or "none"
+    sandbox: str = ""
 
 
 def _exercise_ids(chapter: str | None, nb: dict) -> list[str]:
@@ -550,8 +552,37 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
 
     ``limits`` is a ``bleu_lesson.sandbox.Limits``; ``sandbox`` forces a backend;
     ``chapter`` (``"04"``) judges it as that chapter whatever its metadata says. The file
-    is read once, with ``read_submission`` (no symlinks, FIFOs or huge files).
+    is read once, with ``read_submission`` (no symlinks, FIFOs or huge files). Every row
+    records the backend in its ``sandbox`` field.
     """
+    from .chapters import registry
+
+    timeout = _checked_timeout(timeout)
+    kind = _sandbox_kind(sandbox)
+    if kernel_name != "python3":
+        raise ValueError(f"kernel_name must be 'python3' (this Python), got {kernel_name!r}")
+    if chapter is not None:
+        chapter = _chapter_id(chapter)
+        if chapter not in registry():
+            raise ValueError(f"chapter must be one of {', '.join(registry())}, got {chapter!r}")
+    return [replace(row, sandbox=kind) for row in
+            _check_one(Path(path), timeout, limits, kind, chapter)]
+
+
+def _sandbox_kind(sandbox: str | None) -> str:
+    """The backend a check uses: ``sandbox`` if given (checked), else ``backend()``."""
+    from .sandbox import BACKENDS, backend
+
+    if sandbox is None:
+        return backend()
+    if sandbox not in BACKENDS:
+        raise ValueError(f"sandbox must be one of {', '.join(BACKENDS)}, got {sandbox!r}")
+    return sandbox
+
+
+def _check_one(path: Path, timeout: float, limits, kind: str,
+               chapter: str | None) -> list[Row]:
+    """``check_submission`` once its arguments are checked."""
     import nbformat
 
     from .chapters import registry
@@ -559,14 +590,6 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     from .judge import check_notebook
     from .sandbox import Limits
 
-    timeout = _checked_timeout(timeout)
-    if kernel_name != "python3":
-        raise ValueError(f"kernel_name must be 'python3' (this Python), got {kernel_name!r}")
-    if chapter is not None:
-        chapter = _chapter_id(chapter)
-        if chapter not in registry():
-            raise ValueError(f"chapter must be one of {', '.join(registry())}, got {chapter!r}")
-    path = Path(path)
     label = str(path)
     try:
         data = read_submission(path)
@@ -593,12 +616,10 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
             return [Row(label, "-", "no-exercises",
                         f"chapter {chapter} has no exercises to check")]
         return [Row(label, "-", "error", "no exercise of the course found in this notebook")]
-    from dataclasses import replace
-
     # CPU time: the wall-clock limit plus start-up and judging, whatever ``limits`` says
     limits = replace(limits or Limits(), cpu_seconds=int(math.ceil(timeout)) + 120)
     verdicts = check_notebook(path, nb, [EXERCISES[i] for i in ids], timeout, limits,
-                              kind=sandbox, data=data)
+                              kind=kind, data=data)
     rows = [Row(label, v.exercise, v.status, " ".join(v.detail.split())) for v in verdicts]
     return _noted(rows, note)
 
@@ -606,8 +627,7 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
 def _noted(rows: list[Row], note: str) -> list[Row]:
     if not note:
         return rows
-    return [Row(r.submission, r.exercise, r.status, f"{r.detail}; {note}" if r.detail else note)
-            for r in rows]
+    return [replace(r, detail=f"{r.detail}; {note}" if r.detail else note) for r in rows]
 
 
 def _duplicates(paths: Sequence[Path]) -> dict[int, str]:
@@ -661,12 +681,13 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
     paths = [Path(p) for p in paths]
+    kind = _sandbox_kind(sandbox)  # once: every submission of the run uses the same one
     results: dict[int, list[Row]] = {}
     twins = _duplicates([Path(p) for p in paths])
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
         futures = {pool.submit(check_submission, p, timeout, limits=limits,
-                               sandbox=sandbox, chapter=chapter): k
+                               sandbox=kind, chapter=chapter): k
                    for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
             k = futures[future]
@@ -674,7 +695,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
                 results[k] = future.result()
             except Exception as exc:  # never let one submission stop the others
                 results[k] = [Row(str(paths[k]), "-", "error",
-                                  f"checker failed: {type(exc).__name__}: {exc}")]
+                                  f"checker failed: {type(exc).__name__}: {exc}", kind)]
             results[k] = _noted(results[k], twins.get(k, ""))
             if on_row is not None:
                 for row in results[k]:
@@ -695,7 +716,11 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     return [row for k in range(len(paths)) for row in results[k]]
 
 
-REPORT_HEADER = ("submission", "exercise", "status", "detail")
+#: The report's columns. ``sandbox`` is the backend that ran the check (bwrap, unshare or
+#: none), the same on every row of one run, so that a spreadsheet shows it beside each result.
+REPORT_HEADER = ("submission", "exercise", "status", "detail", "sandbox")
+#: The header of reports written before the sandbox column: still recognised as a report.
+_OLD_REPORT_HEADERS = (("submission", "exercise", "status", "detail"),)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -711,13 +736,14 @@ def _csv_cell(value: object) -> str:
 
 
 def _is_report(path: Path) -> bool:
-    """Whether ``path`` is an earlier report: its first line is exactly the header."""
+    """Whether ``path`` is an earlier report: its first line is exactly the header (this
+    one, or that of an earlier version)."""
     try:
         with open(path, encoding="utf-8", newline="") as f:
             first = f.readline(200)
     except (OSError, UnicodeDecodeError):
         return False
-    return first.rstrip("\r\n") == ",".join(REPORT_HEADER)
+    return first.rstrip("\r\n") in {",".join(h) for h in (REPORT_HEADER, *_OLD_REPORT_HEADERS)}
 
 
 def check_report_path(path: str | Path, inputs: Iterable[str | Path] = (), *,
@@ -761,16 +787,17 @@ def check_report_path(path: str | Path, inputs: Iterable[str | Path] = (), *,
 
 
 def write_report(rows: Iterable[Row], path: str | Path) -> None:
-    """CSV with the header ``submission,exercise,status,detail``, written atomically
-    (a temporary file in the same folder, then ``os.replace``); cells that a spreadsheet
-    would read as a formula are escaped (see ``_csv_cell``)."""
+    """CSV with the header ``submission,exercise,status,detail,sandbox``, written
+    atomically (a temporary file in the same folder, then ``os.replace``); cells that a
+    spreadsheet would read as a formula are escaped (see ``_csv_cell``)."""
 
     def write(f) -> None:
         writer = csv.writer(f)
         writer.writerow(REPORT_HEADER)
         for row in rows:
             writer.writerow([_csv_cell(row.submission), _csv_cell(row.exercise),
-                             _csv_cell(row.status), _csv_cell(row.detail)])
+                             _csv_cell(row.status), _csv_cell(row.detail),
+                             _csv_cell(row.sandbox)])
 
     _atomic_write(Path(path), write, newline="")
 

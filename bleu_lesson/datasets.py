@@ -60,6 +60,8 @@ __all__ = [
     "fetch_dataset",
     "load_wmt22",
     "locate",
+    "get_data_hint",
+    "missing_files",
 ]
 
 # --- the running examples ---------------------------------------------------------------
@@ -439,9 +441,65 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {found.group(0).strip() if found else text[:200]}"
 
 
+def _where_to_copy(spec: RemoteDataset, cache: Path) -> str:
+    """Where a user without network puts the files of ``spec`` by hand (one sentence)."""
+    if spec.folder:
+        return (f"copy the files into {cache} (the {spec.folder}/ subfolder of the WMT22 "
+                f"folder), or into the {spec.folder}/ subfolder of any folder and set "
+                f"{WMT22_ENV_VAR} to that folder.")
+    below = [d for d in map(dataset, DATASETS) if d.folder]
+    return (f"copy the files into {cache} (or into any folder and set {WMT22_ENV_VAR} to "
+            f"it)" + "".join(f"; the files of {d.name} go in its {d.folder}/ subfolder"
+                             for d in below) + ".")
+
+
+def get_data_hint() -> str:
+    """How to get the WMT22 data, in one short line: what every data skip of the tests,
+    ``make notebooks`` and the benchmarks tell the reader to do (sizes from the registry).
+
+    >>> print(get_data_hint())  # doctest: +NORMALIZE_WHITESPACE
+    run `make data` (or `bleu-lesson data`, ≈8 MB, once) or set BLEU_LESSON_WMT22_DIR
+    to the WMT22 folder
+    """
+    size = sum(dataset(name).size for name in DATASETS) / 1e6
+    return (f"run `make data` (or `bleu-lesson data`, ≈{size:.0f} MB, once) or set "
+            f"{WMT22_ENV_VAR} to the WMT22 folder")
+
+
+def missing_files(name: str, data_dir: str | os.PathLike | None = None, *,
+                  cache_dir: str | os.PathLike | None = None) -> list[str]:
+    """The files of dataset ``name`` that ``fetch_dataset`` would download: none when a
+    folder in the lookup order holds them all, else those missing from the cache."""
+    spec = dataset(name)
+    folders = _folders(spec, data_dir, cache_dir)
+    for folder, _ in folders:
+        if all((folder / n).is_file() for n in spec.files):
+            return []
+    return [n for n in spec.files if not (folders[-1][0] / n).is_file()]
+
+
+def _new_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its parents that do not exist yet, deepest first."""
+    return [p for p in (folder, *folder.parents) if not p.exists()]
+
+
+def _remove_if_empty(folders: list[Path]) -> None:
+    """Remove the folders a failed download created, deepest first, while they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
 def _download(spec: RemoteDataset, names: list[str], cache: Path,
               progressbar: bool) -> None:
-    """Fetch ``names`` into ``cache`` with pooch; each is hash-checked before it is kept."""
+    """Fetch ``names`` into ``cache`` with pooch; each is hash-checked before it is kept.
+
+    If a download fails, the folders this call created are removed again when they are
+    still empty, and the error names the files still missing and where to put them."""
+    from urllib.parse import urlsplit
+
     try:
         import pooch
         import requests
@@ -455,20 +513,28 @@ def _download(spec: RemoteDataset, names: list[str], cache: Path,
         urls={n: spec.url(n) for n in names},
     )
     downloader = pooch.HTTPDownloader(progressbar=progressbar, timeout=60)
-    for name in names:
-        url = spec.url(name)
-        try:
-            fetcher.fetch(name, downloader=downloader)
-        except ValueError as exc:  # pooch: the hash does not match; nothing was kept
-            raise ValueError(
-                f"WMT22 file {name} (downloaded from {url}) is corrupted or a different "
-                f"version: {exc} Nothing was saved (a proxy or captive portal may have "
-                f"answered instead).") from exc
-        except (requests.RequestException, OSError) as exc:
-            raise DatasetNotFoundError(
-                f"cannot reach {url} ({_reason(exc)}); copy the files into "
-                f"{cache} (or into any folder and set {WMT22_ENV_VAR} to it). Offline?"
-            ) from exc
+    created = _new_folders(cache)
+    try:
+        for name in names:
+            url = spec.url(name)
+            try:
+                fetcher.fetch(name, downloader=downloader)
+            except ValueError as exc:  # pooch: the hash does not match; nothing was kept
+                raise ValueError(
+                    f"WMT22 file {name} (downloaded from {url}) is corrupted or a different "
+                    f"version: {exc} Nothing was saved (a proxy or captive portal may have "
+                    f"answered instead).") from exc
+            except (requests.RequestException, OSError) as exc:
+                left = [n for n in names if not (cache / n).is_file()]
+                parts = urlsplit(url)
+                raise DatasetNotFoundError(
+                    f"cannot reach {parts.scheme}://{parts.netloc} for {name} "
+                    f"({_reason(exc)}). Offline? {len(left)} of the {len(spec.files)} files "
+                    f"of {spec.name} are missing ({_name_list(left, 5)}): "
+                    + _where_to_copy(spec, cache)) from exc
+    except BaseException:
+        _remove_if_empty(created)
+        raise
 
 
 def locate(name: str, filename: str, data_dir: str | os.PathLike | None = None, *,

@@ -656,9 +656,15 @@ def _figure_svg(fig) -> str:
     return text[text.index("<svg"):]
 
 
+#: The explorer's name for ``agreement.kendall_tau``'s default statistic, as the glossary
+#: (row 相关系数) and chapter 10 write it: ties dropped, not the textbook Kendall τ_b.
+TAU_LABEL = "τ = (C − D)/(C + D)"
+
+
 def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU",
                      refset: str = "A", dropped: Sequence[str] = (), plot: bool = True) -> str:
-    """How one metric's system scores agree with the human z-scores: Kendall τ, pairwise
+    """How one metric's system scores agree with the human z-scores: τ = (C − D)/(C + D)
+    (ties dropped, as ``docs/glossary.md`` names it: not the textbook Kendall τ_b), pairwise
     accuracy and Pearson's r, the pairs ranked the other way, and a labelled scatter plot.
 
     ``tables[(metric, refset)]`` maps systems to scores (``metric_cache.system_tables``);
@@ -667,7 +673,7 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     >>> tables = {("BLEU", "A"): {"a": 30.0, "b": 25.0, "c": 20.0, "d": 28.0}}
     >>> human = {"a": 0.1, "b": 0.0, "c": -0.2, "d": -0.1}
     >>> html = render_agreement(tables, human, plot=False)
-    >>> "Kendall τ = 0.667" in html and "pairwise accuracy = 0.833 (5/6)" in html
+    >>> "τ = (C − D)/(C + D) = 0.667" in html and "pairwise accuracy = 0.833 (5/6)" in html
     True
     """
     from .agreement import concordance, disagreements, kendall_tau, pairwise_accuracy, pearson
@@ -695,7 +701,7 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     head = (f"<div><b>{html.escape(metric)}</b> · 参考 (references) {html.escape(refset)} · "
             f"{len(scores)} 个系统 (systems)"
             f"{' · TER 取负号 (lower is better)' if sign < 0 else ''}</div>"
-            f"<div style='font-size:115%'><b>Kendall τ = {shown(kendall_tau)}"
+            f"<div style='font-size:115%'><b>{TAU_LABEL} = {shown(kendall_tau)}"
             f"</b> · pairwise accuracy = {shown(pairwise_accuracy)} "
             f"({counts.concordant}/{judged}) · Pearson r = {r}</div>")
     rows = [(a, b, f"{sign * dm:+.2f}", f"{dh:+.3f}")

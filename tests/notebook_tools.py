@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,38 +26,58 @@ def _needs_data() -> tuple[str, ...]:
 
 
 NEEDS_WMT22 = _needs_data()  # from the chapter registry (NEEDS_DATA in chapters/chNN.py)
-#: What every WMT22 skip tells the reader to do (8.0 MB: the test set 7.1 MB, the human
-#: judgments 0.9 MB, as the registry in bleu_lesson.datasets records them).
-WMT22_HINT = ("run `make data` (≈8 MB, downloaded once into the user cache), or set "
-              "BLEU_LESSON_WMT22_DIR to a folder with the WMT22 files")
-
-#: The seed chapter text: what it is, where the tests look, what they compare.
-SEED_HINT = (
-    "the seed chapter text (the course's source, chapter 2 'BLEU分数计算与多参考译文评估' with "
-    "its bleu_score.py) is not distributed with this repository; put it in ../shared/seed or "
-    "set BLEU_LESSON_SEED_DIR to its folder. When present, these tests run the seed's own code "
-    "and compare its printed values and functions with bleu_lesson.seed and the CLI demo"
-)
 
 
-def seed_skip_reason(exc: BaseException) -> str:
-    """The skip reason of a test that needs the seed text, ``exc`` saying where it looked."""
-    where = getattr(exc, "path", None)
-    return f"seed chapter text not found{f' at {where}' if where else ''}: {SEED_HINT}"
+# --- skip reasons: one short actionable line each, made here and nowhere else -----------
+
+def data_skip_reason(problem: str = "WMT22 data not found") -> str:
+    """The skip reason of every test that needs the WMT22 data: what is wrong, then what
+    to do (``bleu_lesson.datasets.get_data_hint``, the line ``make notebooks`` prints too).
+
+    >>> data_skip_reason().startswith("WMT22 data not found: run `make data`")
+    True
+    """
+    from bleu_lesson.datasets import get_data_hint
+
+    return f"{problem}: {get_data_hint()}"
+
+
+@functools.cache
+def find_dataset(name: str) -> Path | str:
+    """The folder of dataset ``name`` ("wmt22", "wmt22-human"), found as the library finds
+    it (``BLEU_LESSON_WMT22_DIR``, then the user cache; never downloaded), or the skip
+    reason of the tests that need it. Found once per session (cached): later tests that
+    point the environment elsewhere do not change the answer."""
+    from bleu_lesson.datasets import WMT22_ENV_VAR, DatasetNotFoundError, fetch_dataset
+
+    value = os.environ.get(WMT22_ENV_VAR)
+    if value and not Path(value).is_dir():
+        return data_skip_reason(f"{WMT22_ENV_VAR}={value} is not a folder")
+    try:
+        return fetch_dataset(name, download=False)
+    except DatasetNotFoundError:
+        what = "WMT22 human judgments" if name == "wmt22-human" else "WMT22 data"
+        return data_skip_reason(f"{what} not found")
+    except ValueError as exc:  # "WMT22 file NAME (PATH) is corrupted or ...": its name
+        return data_skip_reason(f"{str(exc).split(' (', 1)[0]} is corrupted")
 
 
 def wmt22_unavailable() -> str | None:
-    """Why the WMT22 chapters cannot run here, or None when the data is local or cached."""
-    from bleu_lesson.datasets import DatasetNotFoundError, load_wmt22, load_wmt22_human
-
-    try:
-        for pair in ("zh-en", "en-zh"):
-            load_wmt22(pair, download=False)
-        load_wmt22_human("zh-en", download=False)  # chapter 10's human judgments
-    except DatasetNotFoundError as exc:
-        first = str(exc).splitlines()[0]
-        return f"{first} To run this chapter: {WMT22_HINT}"
+    """Why the WMT22 chapters cannot run here (one line), or None when all their data is
+    local or cached: the test set and chapter 10's human judgments."""
+    for name in ("wmt22", "wmt22-human"):
+        found = find_dataset(name)
+        if isinstance(found, str):
+            return found
     return None
+
+
+def seed_skip_reason(exc: BaseException) -> str:
+    """The skip reason of a test that needs the seed chapter text (``exc`` says where it
+    looked): it is not distributed, the README says what the tests compare."""
+    where = getattr(exc, "path", None)
+    return (f"seed chapter text not found{f' at {where}' if where else ''}: put it in "
+            "../shared/seed or set BLEU_LESSON_SEED_DIR (not distributed; see the README)")
 
 
 def chapters() -> list[Path]:

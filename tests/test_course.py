@@ -182,8 +182,9 @@ def test_report_rows_are_in_a_stable_order(checked):
     rows, report, progress, order = checked
     with open(report, newline="", encoding="utf-8") as f:
         table = list(csv.reader(f))
-    assert table[0] == ["submission", "exercise", "status", "detail"]
+    assert table[0] == ["submission", "exercise", "status", "detail", "sandbox"]
     assert [r[0] for r in table[1:]] == [str(p) for p in order]  # one exercise each
+    assert len({r[4] for r in table[1:]}) == 1  # one run, one backend, on every row
     assert len(progress) == len(order) and progress[-1].startswith(f"[{len(order)}/")
     again = course.check_submissions(order[-3:], timeout=20, jobs=1)
     assert [(r.submission, r.status) for r in again] == [

@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from notebook_tools import data_skip_reason
 
 from bleu_lesson import datasets
 from bleu_lesson.datasets import (
@@ -34,7 +35,7 @@ NAMES = [name for name, _ in datasets.WMT22_HUMAN_FILES.values()]
 def human_dir(wmt22_dir) -> Path:
     folder = wmt22_dir / "humaneval"
     if not folder.is_dir():
-        pytest.skip(f"{folder} does not exist")
+        pytest.skip(data_skip_reason(f"{folder} does not exist"))
     return folder
 
 

@@ -230,10 +230,10 @@ def test_csv_cells_that_look_like_formulas_are_escaped(tmp_path):
     with open(report, newline="", encoding="utf-8") as f:
         table = list(csv.reader(f))
     assert table == [
-        ["submission", "exercise", "status", "detail"],
-        ["'=HYPERLINK(\"http://x\",\"a\").ipynb", "2.1", "fail", "'-2+3 expected"],
-        ["'+cmd.ipynb", "'@SUM(A1)", "pass", "5/5 个测试用例"],
-        ["'\tx.ipynb", "2.1", "pass", "plain, with comma"],
+        ["submission", "exercise", "status", "detail", "sandbox"],
+        ["'=HYPERLINK(\"http://x\",\"a\").ipynb", "2.1", "fail", "'-2+3 expected", ""],
+        ["'+cmd.ipynb", "'@SUM(A1)", "pass", "5/5 个测试用例", ""],
+        ["'\tx.ipynb", "2.1", "pass", "plain, with comma", ""],
     ]
 
 
@@ -315,7 +315,11 @@ def test_ctrl_c_keeps_what_is_done_and_names_what_is_missing(tmp_path):
     assert proc.returncode == 130, err
     with open(report, newline="", encoding="utf-8") as f:
         table = list(csv.reader(f))
-    assert table[0] == ["submission", "exercise", "status", "detail"]
+    assert table[0] == ["submission", "exercise", "status", "detail", "sandbox"]
+    first = err.splitlines()[0]  # "check: sandbox: bubblewrap (…)": the run's backend
+    kinds = {r[4] for r in table[1:]}  # the not-checked rows too
+    assert len(kinds) == 1 and kinds <= {"bwrap", "unshare", "none"}, table
+    assert {"bwrap": "bubblewrap"}.get(*kinds, *kinds) in first.lower(), err
     assert [(r[0], r[1], r[2]) for r in table[1:]] == [
         (str(right), "2.1", "pass"), (str(hang), "", "not-checked"),
         (str(later), "", "not-checked")]

@@ -376,9 +376,9 @@ def _ch10_bleu_and_people(explorer, result):
     metric = _dropdown(explorer, "metric")
     _assume("metric", metric.input_value(), "BLEU")
     _assume("references", _dropdown(explorer, "references").input_value(), "A")
-    _expect_result(result, "Kendall τ = 0.636", "HUMAN-B")
+    _expect_result(result, "τ = (C − D)/(C + D) = 0.636", "HUMAN-B")
     metric.select_option("chrF")
-    _expect_result(result, "chrF", "Kendall τ = 0.532")
+    _expect_result(result, "chrF", "τ = (C − D)/(C + D) = 0.532")
 
 
 INTERACTIONS = {
