@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 import time
 from pathlib import Path
 
+from _wmt22 import add_data_argument, wmt22_folder
 from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
@@ -84,13 +84,10 @@ def run_sacrebleu(ref_a, ref_b, systems, tokenizer):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=os.environ.get("BLEU_LESSON_WMT22_DIR"),
-                        help="folder with the WMT22 files (default: $BLEU_LESSON_WMT22_DIR)")
+    add_data_argument(parser)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    if not args.data or not Path(args.data).is_dir():
-        print("bench_corpus: set BLEU_LESSON_WMT22_DIR or pass --data FOLDER", file=sys.stderr)
-        return 2
+    args.data = str(wmt22_folder(args.data, "bench_corpus"))
     ref_a, ref_b, systems = load(Path(args.data))
     n_seg = len(ref_a)
     print(f"WMT22 zh-en: {len(systems)} systems x {n_seg} segments, references A and B; "

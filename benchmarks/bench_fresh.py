@@ -22,12 +22,13 @@ that scores nothing, and the ratio sacrebleu's one-system time would have agains
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _wmt22 import add_data_argument, wmt22_folder
 
 PAIR = "generaltest2022.zh-en"
 
@@ -83,14 +84,11 @@ def run(code: str, args: list[str]) -> tuple[float, dict[str, float]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=os.environ.get("BLEU_LESSON_WMT22_DIR"),
-                        help="folder with the WMT22 files (default: $BLEU_LESSON_WMT22_DIR)")
+    add_data_argument(parser)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--counts", default="1,3,12", help="numbers of systems (default 1,3,12)")
     args = parser.parse_args()
-    if not args.data or not Path(args.data).is_dir():
-        print("bench_fresh: set BLEU_LESSON_WMT22_DIR or pass --data FOLDER", file=sys.stderr)
-        return 2
+    args.data = str(wmt22_folder(args.data, "bench_fresh"))
     folder = Path(args.data).resolve()
     names = systems(folder)
     counts = [int(c) for c in args.counts.split(",")]

@@ -17,9 +17,6 @@ from bleu_lesson.datasets import dataset
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 SCRIPTS = sorted(BENCH.glob("bench_*.py"))
-# Owned by other branches at the time of writing: wired to the helper at the merge. When one
-# is wired, its case XPASSes, which fails (strict): then take it off this list.
-PENDING = {"bench_corpus.py", "bench_fresh.py"}
 
 
 def _helper():
@@ -90,11 +87,9 @@ _READS_VARIABLE = re.compile(r"environ(\.get\(|\[)\s*[\"']BLEU_LESSON_WMT22_DIR"
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.name for p in SCRIPTS])
-def test_every_benchmark_uses_the_one_helper(script, request):
+def test_every_benchmark_uses_the_one_helper(script):
     """One rule, one home: no benchmark reads the variable itself, and every one that takes
     --data gets it (and the lookup) from benchmarks/_wmt22.py."""
-    if script.name in PENDING:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="wired at the merge"))
     text = script.read_text(encoding="utf-8")
     assert not _READS_VARIABLE.search(text), "reads BLEU_LESSON_WMT22_DIR itself"
     if "--data" in text or "load_wmt22" in text:
