@@ -11,6 +11,7 @@ import matplotlib
 import matplotlib.pyplot  # noqa: F401  loads Jupyter's inline backend, so a Figure displays
 
 matplotlib.rcParams["svg.hashsalt"] = "bleu-lesson"  # stable SVG ids, should one be saved
+matplotlib.rcParams["axes.unicode_minus"] = False  # "-" not U+2212 in ticks: text stays ASCII
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 

@@ -51,3 +51,12 @@ def test_reference_ceiling_has_no_line_between_categories():
     # sacrebleu: 50.81 with the first reference, 43.01 with both (measured)
     assert [round(y, 4) for y in bleu.get_ydata()] == [0.5081, 0.4301]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["ref 1", "refs 1-2"]
+
+
+def test_negative_ticks_are_ascii():
+    # z-scores below 0: matplotlib's default tick minus is U+2212, not ASCII "-"
+    fig = plots.plot_agreement({"a": 20.0, "b": 25.0, "c": 30.0}, {"a": -0.4, "b": -0.1, "c": 0.2})
+    fig.canvas.draw()  # tick labels get their text when drawn
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert any(label.startswith("-") for label in labels), labels
+    assert all(label.isascii() for label in labels), labels
