@@ -76,9 +76,10 @@ def _whitespace(text: str) -> list[str]:
     return text.split()
 
 
-# Like sacrebleu, 13a and zh remember the last 2**16 lines they tokenized: a test set's
-# systems are scored against several reference sets, by widgets and again by resampling.
-# The cache holds tuples, and every call gets its own list.
+# Like sacrebleu, every tokenizer but "none" remembers the last 2**16 lines it tokenized:
+# a test set's systems are scored against several reference sets, by widgets and again by
+# resampling. The cache holds tuples (of the split tokens, so no string is split twice),
+# and every call gets its own list.
 _LINES_CACHED = 1 << 16
 
 
@@ -112,8 +113,12 @@ def _sacrebleu_split(name: str) -> Callable[[str], list[str]]:
     module = import_module(f"sacrebleu.tokenizers.{module_name}")
     sacre = getattr(module, class_name)()
 
+    @lru_cache(maxsize=_LINES_CACHED)
+    def tokens(text: str) -> tuple[str, ...]:
+        return tuple(sacre(text.rstrip()).split())
+
     def split(text: str) -> list[str]:
-        return sacre(text.rstrip()).split()
+        return list(tokens(text))
 
     return split
 
