@@ -6,7 +6,9 @@ Executes every ``notebooks/NN_*.ipynb`` in a fresh kernel with nbclient (in memo
 files are not touched) and prints its time against the goal (chapter 09: 8 s), then times
 ``pytest --nbval`` over the whole folder exactly as ``make test`` runs it (same sanitize
 file, current env; goal: 40 s). ``--only 09`` times the chapters whose number starts
-with 09 and skips the nbval run.
+with 09 and skips the nbval run. ``--cells 09`` also prints each code cell's time (from
+nbclient's ``record_timing``: ``iopub.execute_input`` to ``shell.execute_reply``), slowest
+first, with the cell's index and first line (the timing stays in memory, never in a file).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -25,10 +28,30 @@ GOALS = {"09": 8.0}  # seconds in a fresh kernel
 NBVAL_GOAL = 40.0
 
 
+def cell_seconds(cell) -> float:
+    """Kernel time of one executed code cell: execute_input to execute_reply."""
+    timing = cell.metadata.get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return 0.0
+    parse = datetime.fromisoformat
+    return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
+
+
+def print_cells(nb, k: int) -> None:
+    times = [(cell_seconds(c), i, c.source.strip().splitlines()[0] if c.source.strip() else "")
+             for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    print(f"    cells total {sum(t for t, _, _ in times):.2f} s; slowest {k}:")
+    for seconds, index, first in sorted(times, reverse=True)[:k]:
+        print(f"    {seconds:6.2f} s  cell {index:3d}  {first[:60]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, metavar="NN",
                         help="time only these chapters (number prefixes); no nbval run")
+    parser.add_argument("--cells", type=int, default=0, metavar="K",
+                        help="also print the K slowest code cells of each chapter")
     args = parser.parse_args()
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     if args.only is not None:
@@ -39,11 +62,13 @@ def main() -> int:
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         start = time.perf_counter()
-        NotebookClient(nb, kernel_name="python3", timeout=120,
+        NotebookClient(nb, kernel_name="python3", timeout=120, record_timing=bool(args.cells),
                        resources={"metadata": {"path": str(path.parent)}}).execute()
         goal = GOALS.get(path.name[:2])
         print(f"{path.name:32} {time.perf_counter() - start:6.2f} s"
               + (f"   (goal <= {goal:.0f} s)" if goal else ""))
+        if args.cells:
+            print_cells(nb, args.cells)
     if args.only is not None:
         return 0
     start = time.perf_counter()

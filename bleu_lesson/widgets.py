@@ -622,11 +622,22 @@ def render_systems(corpus, which: str = "both", tokenizer: str | None = None,
 
 
 class SystemsExplorer(_Explorer):
-    """Chapter 09: choose references and tokenizer; see every system's score and rank."""
+    """Chapter 09: choose references and tokenizer; see every system's score and rank.
 
-    def __init__(self, corpus, which: str = "both", tokenizer: str | None = None) -> None:
+    ``scorers`` maps ``(which, tokenizer)`` to a ``BleuScorer`` already built on
+    ``corpus.references_for(which)`` with that tokenizer (a chapter's own), so a view it
+    covers is not counted again; the explorer builds and keeps the others.
+    """
+
+    def __init__(self, corpus, which: str = "both", tokenizer: str | None = None,
+                 scorers: dict | None = None) -> None:
         self.corpus = corpus
-        self._scorers: dict = {}
+        self._scorers: dict = dict(scorers or {})
+        for (_, name), scorer in self._scorers.items():
+            if scorer.options.tokenizer != name or len(scorer) != len(corpus):
+                raise ValueError(f"scorers[..., {name!r}] must be a BleuScorer with tokenizer "
+                                 f"{name!r} on the corpus's {len(corpus)} segments, got "
+                                 f"tokenizer {scorer.options.tokenizer!r}, {len(scorer)} segments")
         self.which = widgets.Dropdown(options=["both", *corpus.references], value=which,
                                       description="references")
         self.tokenizer = widgets.Dropdown(options=TOKENIZERS,

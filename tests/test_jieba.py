@@ -7,6 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import fast
 
 from bleu_lesson import corpus_bleu
 from bleu_lesson.tokenizers import SEGMENTERS, TOKENIZERS, get_tokenizer, tokenize
@@ -48,3 +51,43 @@ def test_lazy_and_silent():
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['猫', '坐在', '垫子', '上', '。']"
     assert done.stderr == "", f"jieba wrote to stderr: {done.stderr!r}"
+
+
+# --- the cached runs give jieba's own words ---------------------------------------------------
+# The tokenizer segments each run of jieba's ``re_han_default`` on its own and remembers it;
+# the oracle is a separate ``jieba.Tokenizer`` cutting the whole line, no cache involved.
+
+@pytest.fixture(scope="module")
+def jieba_oracle():
+    import logging
+
+    jieba.setLogLevel(logging.WARNING)
+    segmenter = jieba.Tokenizer()
+    segmenter.initialize()
+    return lambda text: " ".join(segmenter.lcut(text.rstrip())).split()
+
+
+RUN_CHARACTERS = st.sampled_from(
+    list("猫坐在垫子上的一只我们机器翻译质量提高了很多北京大学生活动中心")
+    + list("abcXYZ0129+#&._%-") + list("，。！？、“”《》（）：；…—")
+    + ["ＢＬＥＵ", "２０２２", " ", "  ", "\t", "\n", "\r\n", "\u3000", "\xa0", "é", "'", "/"])
+
+
+@fast(200)
+@given(st.lists(RUN_CHARACTERS, max_size=40).map("".join))
+def test_generated_text_is_cut_like_jieba(jieba_oracle, text):
+    assert tokenize(text, "jieba") == jieba_oracle(text)
+
+
+@pytest.mark.wmt22
+def test_every_wmt22_chinese_line_is_cut_like_jieba(wmt22_dir, jieba_oracle):
+    from bleu_lesson.datasets import load_wmt22
+
+    en_zh = load_wmt22("en-zh", wmt22_dir, download=False)
+    zh_en = load_wmt22("zh-en", wmt22_dir, download=False)
+    lines = {*zh_en.source, *(line for refs in en_zh.references.values() for line in refs),
+             *(line for hyps in en_zh.systems.values() for line in hyps)}
+    assert len(lines) > 20_000
+    split = get_tokenizer("jieba")
+    differ = [line for line in sorted(lines) if split(line) != jieba_oracle(line)]
+    assert not differ, f"{len(differ)} lines cut unlike jieba, e.g. {differ[:3]}"

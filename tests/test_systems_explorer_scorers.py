@@ -1,0 +1,51 @@
+"""``SystemsExplorer(scorers=...)``: chapter 09 hands the panel the scorers it has built.
+
+The panel must show the same scores with them as sacrebleu gives, build no scorer for a
+view they cover, and refuse a scorer that does not fit the view it is given for.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+widgets = pytest.importorskip("bleu_lesson.widgets")
+import sacrebleu  # noqa: E402
+
+from bleu_lesson import bleu  # noqa: E402
+from bleu_lesson.datasets import TOY_CORPUS  # noqa: E402
+
+
+def _built(monkeypatch) -> list:
+    """Every BleuScorer made from now on (render_systems imports it when it runs)."""
+    made = []
+
+    class Counting(bleu.BleuScorer):
+        def __init__(self, *args, **kwargs):
+            made.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(bleu, "BleuScorer", Counting)
+    return made
+
+
+def test_given_scorers_are_used_and_score_like_sacrebleu(monkeypatch):
+    given = {(which, "13a"): bleu.BleuScorer(TOY_CORPUS.references_for(which), tokenizer="13a")
+             for which in ("both", "A")}
+    made = _built(monkeypatch)
+    ex = widgets.SystemsExplorer(TOY_CORPUS, scorers=given)
+    ex.which.value = "A"
+    assert made == []
+    for name, hyps in TOY_CORPUS.systems.items():
+        want = sacrebleu.corpus_bleu(list(hyps), TOY_CORPUS.reference_streams("A"))
+        assert f"{want.score:.2f}" in ex.result.value, name
+    ex.tokenizer.value = "none"  # a view the given scorers do not cover
+    assert len(made) == 1
+
+
+@pytest.mark.parametrize("bad", [
+    bleu.BleuScorer(TOY_CORPUS.references_for("both"), tokenizer="none"),     # other tokenizer
+    bleu.BleuScorer(TOY_CORPUS.references_for("both")[:-1], tokenizer="13a"),  # other corpus
+])
+def test_a_scorer_that_does_not_fit_is_refused(bad):
+    with pytest.raises(ValueError, match="scorers"):
+        widgets.SystemsExplorer(TOY_CORPUS, scorers={("both", "13a"): bad})
