@@ -124,6 +124,10 @@ def _sacrebleu_split(name: str) -> Callable[[str], list[str]]:
     return split
 
 
+#: jieba versions whose segmentation ``_cut_run`` repeats step for step (tests/test_jieba.py)
+_JIEBA_FOLLOWED = ("0.42", "0.42.1")
+
+
 def _jieba_split() -> Callable[[str], list[str]]:
     """jieba's default segmentation (dictionary + HMM), then sacrebleu's whitespace split.
 
@@ -151,10 +155,12 @@ def _jieba_split() -> Callable[[str], list[str]]:
     segmenter.initialize()
     runs = jieba.re_han_default  # the pattern jieba.Tokenizer.cut splits a line with
     freq, log_total = segmenter.FREQ, log(segmenter.total)
+    # _cut_run follows jieba 0.42's steps; any other version cuts with jieba's own lcut
+    own_cut = getattr(jieba, "__version__", None) in _JIEBA_FOLLOWED
 
     @lru_cache(maxsize=_LINES_CACHED)
     def segment(piece: str) -> tuple[str, ...]:
-        if runs.match(piece):  # jieba's own test: a run of Chinese characters
+        if own_cut and runs.match(piece):  # jieba's own test: a run of Chinese characters
             return tuple(_cut_run(piece, freq, log_total, finalseg.cut))
         return tuple(segmenter.lcut(piece))
 

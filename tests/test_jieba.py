@@ -91,3 +91,17 @@ def test_every_wmt22_chinese_line_is_cut_like_jieba(wmt22_dir, jieba_oracle):
     split = get_tokenizer("jieba")
     differ = [line for line in sorted(lines) if split(line) != jieba_oracle(line)]
     assert not differ, f"{len(differ)} lines cut unlike jieba, e.g. {differ[:3]}"
+
+
+def test_another_jieba_version_is_cut_by_jieba_itself(monkeypatch, jieba_oracle):
+    # _cut_run repeats jieba 0.42's steps; with any other version the runs go to jieba's lcut
+    from bleu_lesson import tokenizers
+
+    def not_called(*args):
+        raise AssertionError("_cut_run used with an unfollowed jieba version")
+
+    monkeypatch.setattr(jieba, "__version__", "0.43", raising=False)
+    monkeypatch.setattr(tokenizers, "_cut_run", not_called)
+    split = tokenizers._jieba_split()
+    for text in SENTENCES:
+        assert split(text) == jieba_oracle(text)
