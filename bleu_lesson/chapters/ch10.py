@@ -63,7 +63,7 @@ def _hidden_pairs(rng) -> list[tuple[dict[str, float], dict[str, float]]]:
 
 
 EXERCISES = (
-    Exercise("10.1", "手算 Kendall τ my_tau", _tau_by_hand, ((),),
+    Exercise("10.1", "手算平局不计的 τ my_tau", _tau_by_hand, ((),),
              tolerance=5e-4, judge=_judge_tau,
              hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。"),
     Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
