@@ -10,8 +10,8 @@ of those counts, with the rates below; ``docs/self-study.md`` takes its time col
 this script (rounded to 5 minutes), so a chapter that grows shows up there.
 
 The rates: study reading of technical Chinese at 130 characters a minute (about half the
-~255 characters a minute of ordinary silent reading measured by Trauzettel-Klosinski et al.
-2012, since a learner stops to follow formulas and hand calculations), one minute per code
+~255 characters a minute of reading aloud that Trauzettel-Klosinski et al. 2012 measured
+for Chinese, since a learner stops to follow formulas and hand calculations), one minute per code
 cell (read, run, look at the output), ten minutes per exercise, one minute per quiz
 question.
 """
