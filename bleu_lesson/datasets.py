@@ -62,6 +62,7 @@ __all__ = [
     "locate",
     "get_data_hint",
     "missing_files",
+    "data_root",
 ]
 
 # --- the running examples ---------------------------------------------------------------
@@ -468,14 +469,34 @@ def get_data_hint() -> str:
 
 def missing_files(name: str, data_dir: str | os.PathLike | None = None, *,
                   cache_dir: str | os.PathLike | None = None) -> list[str]:
-    """The files of dataset ``name`` that ``fetch_dataset`` would download: none when a
-    folder in the lookup order holds them all, else those missing from the cache."""
+    """The files of dataset ``name`` found in none of the folders looked in (``data_dir``,
+    ``$BLEU_LESSON_WMT22_DIR``, the cache), in the registry's order: what ``load_wmt22``
+    would have to download."""
     spec = dataset(name)
     folders = _folders(spec, data_dir, cache_dir)
-    for folder, _ in folders:
-        if all((folder / n).is_file() for n in spec.files):
-            return []
-    return [n for n in spec.files if not (folders[-1][0] / n).is_file()]
+    return [n for n in spec.files if not any((f / n).is_file() for f, _ in folders)]
+
+
+def _holds(spec: RemoteDataset, root: Path) -> bool:
+    """Whether WMT22 folder ``root`` has every file of ``spec`` (in its subfolder)."""
+    folder = root / spec.folder if spec.folder else root
+    return all((folder / n).is_file() for n in spec.files)
+
+
+def data_root(data_dir: str | os.PathLike | None = None, *,
+              cache_dir: str | os.PathLike | None = None) -> Path | None:
+    """The one WMT22 folder that holds the data, found in the lookup order of ``load_wmt22``
+    (``data_dir``, ``$BLEU_LESSON_WMT22_DIR``, the cache): the first that has every file of
+    every dataset of ``DATASETS`` (each in its subfolder), else the first that has the
+    whole test set; ``None`` when none has it. ``bleu-lesson check`` gives this folder,
+    read-only, to the sandboxed kernels as ``$BLEU_LESSON_WMT22_DIR``.
+    """
+    roots = [folder for folder, _ in _folders(dataset("wmt22"), data_dir, cache_dir)]
+    specs = [dataset(name) for name in DATASETS]
+    for root in roots:
+        if all(_holds(spec, root) for spec in specs):
+            return root
+    return next((root for root in roots if _holds(dataset("wmt22"), root)), None)
 
 
 def _new_folders(folder: Path) -> list[Path]:
