@@ -644,9 +644,9 @@ def _no_data(chapters: list[str]) -> str:
         return ""
     env = os.environ.get(WMT22_ENV_VAR)
     where = (f"${WMT22_ENV_VAR} ({env})" if env else f"${WMT22_ENV_VAR} (not set)")
-    return (f"{NO_DATA} (chapter {', '.join(chapters)} needs it; the WMT22 test set is complete neither "
-            f"in {where} nor in the cache {default_cache_dir()}): {get_data_hint()}, "
-            f"then check this submission again")
+    return (f"{NO_DATA} (chapter {', '.join(chapters)} needs it; the WMT22 test set is "
+            f"complete neither in {where} nor in the cache {default_cache_dir()}): "
+            f"{get_data_hint()}, then check this submission again")
 
 
 def _noted(rows: list[Row], note: str) -> list[Row]:

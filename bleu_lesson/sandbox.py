@@ -458,13 +458,17 @@ def _as_nobody(kind: str) -> bool:
 def describe(kind: str | None = None) -> str:
     """One line for the checker's output: which sandbox, and what it lacks."""
     kind = kind or backend()
+    chosen = os.environ.get("BLEU_LESSON_SANDBOX") == kind  # by hand, not by the probe
     user = ("as an unprivileged uid of its own" if _as_nobody(kind)
             else f"as uid {os.geteuid()}")
+    by_hand = f", chosen by BLEU_LESSON_SANDBOX={kind}" if chosen else ""
     if kind == "bwrap":
-        return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
+        return (f"sandbox: bubblewrap (PID and network namespaces, read-only files, "
+                f"{user}{by_hand})")
     if kind == "unshare":
-        return (f"sandbox: unshare (PID and network namespaces, read-only package, {user}); "
-                "WARNING: the host's other files are in reach inside")
-    return ("sandbox: NONE (namespaces unavailable): resource limits and a process "
+        return (f"sandbox: unshare (PID and network namespaces, read-only package, "
+                f"{user}{by_hand}); WARNING: the host's other files are in reach inside")
+    why = "chosen by BLEU_LESSON_SANDBOX=none" if chosen else "namespaces unavailable"
+    return (f"sandbox: NONE ({why}): resource limits and a process "
             "group only; WARNING: submissions can read and write your files, use the "
             "network, and a process that leaves its group can survive")
