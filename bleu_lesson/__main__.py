@@ -344,7 +344,13 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from .datasets import DatasetNotFoundError, dataset, fetch_dataset, missing_files
+    from .datasets import (
+        DatasetNotFoundError,
+        dataset,
+        fetch_dataset,
+        looked_in,
+        missing_files,
+    )
 
     names = list(DATASETS) if args.dataset == "all" else [args.dataset]
     for k, name in enumerate(names):
@@ -352,14 +358,20 @@ def _data(args: argparse.Namespace) -> int:
             spec = dataset(name)
             folder = fetch_dataset(name, download=True, progressbar=not args.quiet)
         except DatasetNotFoundError as exc:
-            line = str(exc).splitlines()[0]
+            line = f"{str(exc).splitlines()[0].rstrip('.')}; {looked_in(name)}."
             for later in names[k + 1:]:  # not tried: the network is not there
-                left = missing_files(later)
+                left = missing_files(later)  # in none of the folders looked in
                 if left:
-                    sub = dataset(later).folder
-                    line += (f" {later} was not tried: its {len(left)} files are missing "
-                             "too" + (f" (they go in the {sub}/ subfolder)" if sub else "")
-                             + ".")
+                    total, sub = len(dataset(later).files), dataset(later).folder
+                    notes = [] if len(left) == total else [", ".join(left)]
+                    if sub:
+                        it = "it goes" if len(left) == 1 else "they go"
+                        notes.append(f"{it} in the {sub}/ subfolder")
+                    what = (f"its {total} files are missing too" if len(left) == total else
+                            f"{len(left)} of its {total} files "
+                            f"{'is' if len(left) == 1 else 'are'} missing too")
+                    line += (f" {later} was not tried: {what}"
+                             + (f" ({'; '.join(notes)})" if notes else "") + ".")
             raise CLIError(line) from None
         except ValueError as exc:
             raise CLIError(str(exc)) from None
