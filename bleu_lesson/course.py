@@ -636,17 +636,17 @@ NO_DATA = "not judged: no WMT22 data here"
 
 def _no_data(chapters: list[str]) -> str:
     """Why a submission of data ``chapters`` cannot be judged here, or ``""`` when the
-    sandbox gets the data (``bleu_lesson.sandbox.wmt22_folder``)."""
-    from .datasets import WMT22_ENV_VAR, default_cache_dir, get_data_hint
-    from .sandbox import wmt22_folder
+    sandbox gets every dataset (``bleu_lesson.sandbox.wmt22_folder``), as ``make
+    notebooks`` needs every dataset to run them."""
+    from .datasets import WMT22_ENV_VAR, data_root, default_cache_dir, get_data_hint
 
-    if wmt22_folder() is not None:
+    if data_root(complete=True) is not None:  # then it is the one the sandbox is given
         return ""
     env = os.environ.get(WMT22_ENV_VAR)
     where = (f"${WMT22_ENV_VAR} ({env})" if env else f"${WMT22_ENV_VAR} (not set)")
-    return (f"{NO_DATA} (chapter {', '.join(chapters)} needs it; the WMT22 test set is "
-            f"complete neither in {where} nor in the cache {default_cache_dir()}): "
-            f"{get_data_hint()}, then check this submission again")
+    return (f"{NO_DATA} (chapter {', '.join(chapters)} needs it; the test set and the human "
+            f"judgments are complete neither in {where} nor in the cache "
+            f"{default_cache_dir()}): {get_data_hint()}, then check this submission again")
 
 
 def _noted(rows: list[Row], note: str) -> list[Row]:

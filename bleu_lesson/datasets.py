@@ -512,18 +512,21 @@ def _holds(spec: RemoteDataset, root: Path) -> bool:
 
 
 def data_root(data_dir: str | os.PathLike | None = None, *,
-              cache_dir: str | os.PathLike | None = None) -> Path | None:
+              cache_dir: str | os.PathLike | None = None,
+              complete: bool = False) -> Path | None:
     """The one WMT22 folder that holds the data, found in the lookup order of ``load_wmt22``
     (``data_dir``, ``$BLEU_LESSON_WMT22_DIR``, the cache): the first that has every file of
-    every dataset of ``DATASETS`` (each in its subfolder), else the first that has the
-    whole test set; ``None`` when none has it. ``bleu-lesson check`` gives this folder,
-    read-only, to the sandboxed kernels as ``$BLEU_LESSON_WMT22_DIR``.
+    every dataset of ``DATASETS`` (each in its subfolder), else (unless ``complete``) the
+    first that has the whole test set; ``None`` when none has it. ``bleu-lesson check``
+    gives this folder, read-only, to the sandboxed kernels as ``$BLEU_LESSON_WMT22_DIR``.
     """
     roots = [folder for folder, _ in _folders(dataset("wmt22"), data_dir, cache_dir)]
     specs = [dataset(name) for name in DATASETS]
     for root in roots:
         if all(_holds(spec, root) for spec in specs):
             return root
+    if complete:
+        return None
     return next((root for root in roots if _holds(dataset("wmt22"), root)), None)
 
 

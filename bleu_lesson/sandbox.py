@@ -52,7 +52,7 @@ function's code, a replaced ``types.FunctionType``, an IPython input transformer
 fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
 is the student's, so review suspicious answers (nbgrader autograde has the same limit).
 Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
-checker's first output line warns). Nor does it stop a student from using up what it is
+sandbox line of the checker warns). Nor does it stop a student from using up what it is
 given: the CPU time, memory per process (not in total: there are no cgroups), the
 process count (per sandbox under root, from the uid pool; shared when the checker is not
 root, or when more sandboxes run than the pool has uids), disk space in the

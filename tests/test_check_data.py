@@ -123,6 +123,21 @@ def test_without_data_a_data_chapter_is_not_run_and_the_last_line_names_make_dat
     assert "broken.ipynb" not in last
 
 
+def test_without_the_human_judgments_a_data_chapter_is_not_run(no_data, monkeypatch,
+                                                                wmt22_dir):
+    """The test set alone (no humaneval/): chapter 10 cannot run, as `make notebooks`
+    skips it; the sandbox still gets the test set."""
+    _copy("wmt22", wmt22_dir, no_data / "testset")
+    monkeypatch.setenv(datasets.WMT22_ENV_VAR, str(no_data / "testset"))
+    shutil.copyfile(CH09, no_data / "alice_09.ipynb")
+    rows = course.check_submissions([no_data / "alice_09.ipynb"], timeout=60)
+    assert {r.status for r in rows} == {"error"}
+    assert all(r.detail.startswith(course.NO_DATA) and str(no_data / "testset") in r.detail
+               for r in rows), rows
+    with sandbox.Sandbox(kind="none") as box:
+        assert box.environment()[datasets.WMT22_ENV_VAR] == str((no_data / "testset").resolve())
+
+
 def test_without_data_a_chapter_without_data_is_still_judged(no_data):
     shutil.copyfile(NOTEBOOK_DIR / "02_ngrams.ipynb", no_data / "bob_02.ipynb")
     rows = course.check_submissions([no_data / "bob_02.ipynb"], timeout=60, sandbox="none")
