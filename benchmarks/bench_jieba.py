@@ -1,6 +1,10 @@
 """Word segmentation of every WMT22 en-zh line: jieba's own ``lcut`` against ``tokenizer="jieba"``.
 
-    BLEU_LESSON_WMT22_DIR=../shared/data/wmt22 python benchmarks/bench_jieba.py [--repeat 3]
+    python benchmarks/bench_jieba.py [--repeat 3] [--data FOLDER]
+
+The WMT22 folder is found as every benchmark finds it (``benchmarks/_wmt22.py``):
+``--data``, else ``$BLEU_LESSON_WMT22_DIR``, else the user cache that ``make data`` fills;
+without it, one line on stderr and exit status 2.
 
 Chapter 09 (section 7.1) scores all 13 en-zh systems against both references with the
 ``jieba`` tokenizer: 30,555 lines. Each side runs as its own ``python -c`` program, so each
@@ -15,9 +19,10 @@ segmentation alone (the start-up is printed apart); both sides must give the sam
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
+
+from _wmt22 import add_data_argument, wmt22_folder
 
 PROGRAM = """
 import hashlib, logging, sys, time
@@ -49,11 +54,9 @@ print(len(lines), ready - start, done - ready, digest)
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    add_data_argument(parser)
     args = parser.parse_args()
-    folder = os.environ.get("BLEU_LESSON_WMT22_DIR")
-    if not folder:
-        print("set BLEU_LESSON_WMT22_DIR to the WMT22 folder")
-        return 2
+    folder = str(wmt22_folder(args.data, "bench_jieba"))
     best: dict[str, tuple[float, float]] = {}
     digests, lines = {}, 0
     for _ in range(args.repeat):

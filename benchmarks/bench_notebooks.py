@@ -9,6 +9,10 @@ file, current env; goal: 40 s). ``--only 09`` times the chapters whose number st
 with 09 and skips the nbval run. ``--cells 09`` also prints each code cell's time (from
 nbclient's ``record_timing``: ``iopub.execute_input`` to ``shell.execute_reply``), slowest
 first, with the cell's index and first line (the timing stays in memory, never in a file).
+
+Without the WMT22 data (neither in ``$BLEU_LESSON_WMT22_DIR`` nor in the user cache), the
+chapters that need it are skipped with one line each, as ``make notebooks`` skips them
+(``plan()`` and ``data_missing()`` of ``tools/run_notebooks.py``); nbval skips them too.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from run_notebooks import data_missing, plan  # noqa: E402  (make notebooks' own rule)
+
 GOALS = {"09": 8.0}  # seconds in a fresh kernel
 NBVAL_GOAL = 40.0
 
@@ -59,7 +67,11 @@ def main() -> int:
     if not notebooks:
         print("no notebooks")
         return 0
-    for path in notebooks:
+    for step in plan(notebooks, data_missing()):
+        if step.skip:
+            print(step.line(), flush=True)
+            continue
+        path = step.path
         nb = nbformat.read(path, as_version=4)
         start = time.perf_counter()
         NotebookClient(nb, kernel_name="python3", timeout=120, record_timing=bool(args.cells),

@@ -344,7 +344,13 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from .datasets import DatasetNotFoundError, dataset, fetch_dataset, missing_files
+    from .datasets import (
+        DatasetNotFoundError,
+        dataset,
+        fetch_dataset,
+        looked_in,
+        missing_files,
+    )
 
     names = list(DATASETS) if args.dataset == "all" else [args.dataset]
     for k, name in enumerate(names):
@@ -352,14 +358,20 @@ def _data(args: argparse.Namespace) -> int:
             spec = dataset(name)
             folder = fetch_dataset(name, download=True, progressbar=not args.quiet)
         except DatasetNotFoundError as exc:
-            line = str(exc).splitlines()[0]
+            line = f"{str(exc).splitlines()[0].rstrip('.')}; {looked_in(name)}."
             for later in names[k + 1:]:  # not tried: the network is not there
-                left = missing_files(later)
+                left = missing_files(later)  # in none of the folders looked in
                 if left:
-                    sub = dataset(later).folder
-                    line += (f" {later} was not tried: its {len(left)} files are missing "
-                             "too" + (f" (they go in the {sub}/ subfolder)" if sub else "")
-                             + ".")
+                    total, sub = len(dataset(later).files), dataset(later).folder
+                    notes = [] if len(left) == total else [", ".join(left)]
+                    if sub:
+                        it = "it goes" if len(left) == 1 else "they go"
+                        notes.append(f"{it} in the {sub}/ subfolder")
+                    what = (f"its {total} files are missing too" if len(left) == total else
+                            f"{len(left)} of its {total} files "
+                            f"{'is' if len(left) == 1 else 'are'} missing too")
+                    line += (f" {later} was not tried: {what}"
+                             + (f" ({'; '.join(notes)})" if notes else "") + ".")
             raise CLIError(line) from None
         except ValueError as exc:
             raise CLIError(str(exc)) from None
@@ -441,7 +453,7 @@ def _check(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from .course import Row, check_report_path, shown, summary_table, write_report
+    from .course import NO_DATA, Row, check_report_path, shown, summary_table, write_report
     from .sandbox import Limits, backend, describe
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
@@ -526,12 +538,21 @@ def _check(args: argparse.Namespace) -> int:
     problem = save("not checked")  # every submission is done: no such row
     if problem:
         raise CLIError(f"check: {problem}")
+    unjudged = sorted({shown(r.submission) for r in rows(None)
+                       if r.detail.startswith(NO_DATA)})
+    if unjudged:  # the machine's fault, not the students': say it where the eye lands
+        from .datasets import get_data_hint
+
+        print(f"{PROG}: error: check: {len(unjudged)} of {len(paths)} submissions were not "
+              f"judged, their chapter needs the WMT22 data and it is not on this machine "
+              f"(rows with status error): {get_data_hint()}, then check them again: "
+              f"{' '.join(unjudged)}", file=sys.stderr)
     if absent:  # said again at the end, where the eye lands after a long run
         print(f"{PROG}: error: check: {len(absent)} of {len(args.submissions)} SUBMISSION "
               f"arguments do not exist and are not in the summary or the report: "
               f"{' '.join(map(repr, absent))}", file=sys.stderr)
         return 2
-    return 0
+    return 2 if unjudged else 0
 
 
 def _exists(path: str) -> bool:
@@ -635,7 +656,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "typo, a glob that matched nothing) is a mistake of the command line, "
                     "not a result: one error line on stderr each, no row in the summary or "
                     "the report; the other submissions are still checked, and the exit "
-                    "status is 2 (0 when every submission was checked).")
+                    "status is 2 (0 when every submission was checked). The kernels get "
+                    "the WMT22 data where the library finds it ($BLEU_LESSON_WMT22_DIR, "
+                    "else the user cache `make data` fills); without it, a submission of a "
+                    "chapter that needs it is not run: error rows saying so, a last line "
+                    "naming `make data`, exit status 2.")
     check.add_argument("submissions", nargs="+", metavar="SUBMISSION.ipynb")
     check.add_argument("--timeout", type=float, default=120, metavar="SECONDS",
                        help="wall-clock limit per notebook, kernel start-up not counted "

@@ -48,7 +48,7 @@ __all__ = [
     "nbgrader_cell_metadata", "with_nbgrader_metadata",
     "make_student_copy", "write_student_copies", "execute_copy", "check_submission",
     "check_submissions", "write_report", "summary_table", "read_submission",
-    "MAX_SUBMISSION_BYTES", "shown",
+    "MAX_SUBMISSION_BYTES", "shown", "NO_DATA",
 ]
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
@@ -616,12 +616,37 @@ def _check_one(path: Path, timeout: float, limits, kind: str,
             return [Row(label, "-", "no-exercises",
                         f"chapter {chapter} has no exercises to check")]
         return [Row(label, "-", "error", "no exercise of the course found in this notebook")]
+    data_chapters = sorted({EXERCISES[i].chapter for i in ids
+                            if registry()[EXERCISES[i].chapter].needs_data})
+    no_data = _no_data(data_chapters) if data_chapters else ""
+    if no_data:  # the instructor's machine lacks the data: not the student's fault
+        return _noted([Row(label, i, "error", no_data) for i in ids], note)
     # CPU time: the wall-clock limit plus start-up and judging, whatever ``limits`` says
     limits = replace(limits or Limits(), cpu_seconds=int(math.ceil(timeout)) + 120)
     verdicts = check_notebook(path, nb, [EXERCISES[i] for i in ids], timeout, limits,
                               kind=kind, data=data)
     rows = [Row(label, v.exercise, v.status, " ".join(v.detail.split())) for v in verdicts]
     return _noted(rows, note)
+
+
+#: How the detail of a row starts when its chapter needs the WMT22 data and this machine
+#: has none: the submission was not run (``bleu-lesson check`` then exits with status 2).
+NO_DATA = "not judged: no WMT22 data here"
+
+
+def _no_data(chapters: list[str]) -> str:
+    """Why a submission of data ``chapters`` cannot be judged here, or ``""`` when the
+    sandbox gets every dataset (``bleu_lesson.sandbox.wmt22_folder``), as ``make
+    notebooks`` needs every dataset to run them."""
+    from .datasets import WMT22_ENV_VAR, data_root, default_cache_dir, get_data_hint
+
+    if data_root(complete=True) is not None:  # then it is the one the sandbox is given
+        return ""
+    env = os.environ.get(WMT22_ENV_VAR)
+    where = (f"${WMT22_ENV_VAR} ({env})" if env else f"${WMT22_ENV_VAR} (not set)")
+    return (f"{NO_DATA} (chapter {', '.join(chapters)} needs it; the test set and the human "
+            f"judgments are complete neither in {where} nor in the cache "
+            f"{default_cache_dir()}): {get_data_hint()}, then check this submission again")
 
 
 def _noted(rows: list[Row], note: str) -> list[Row]:

@@ -28,7 +28,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -62,6 +62,8 @@ __all__ = [
     "locate",
     "get_data_hint",
     "missing_files",
+    "data_root",
+    "looked_in",
 ]
 
 # --- the running examples ---------------------------------------------------------------
@@ -407,12 +409,22 @@ def _check_sha256(name: str, data: bytes, expected: str, where: str, hint: str) 
         )
 
 
-def _looked_in(folders: list[tuple[Path, str]]) -> str:
+def _looked_in(folders: list[tuple[Path, str]], one_line: bool = False) -> str:
+    """The folders looked in, each with why and whether it exists (a list, or one line)."""
     lines = []
     for folder, why in folders:
         note = "" if folder.is_dir() else ", does not exist"
-        lines.append(f"  - {folder} ({why}{note})")
-    return "Looked in:\n" + "\n".join(lines)
+        lines.append(f"{folder} ({why}{note})")
+    if one_line:
+        return "looked in " + ", ".join(lines)
+    return "Looked in:\n" + "\n".join(f"  - {line}" for line in lines)
+
+
+def looked_in(name: str, data_dir: str | os.PathLike | None = None, *,
+              cache_dir: str | os.PathLike | None = None) -> str:
+    """One line naming the folders dataset ``name`` is looked for in, in order, each with
+    why (``data_dir argument``, ``BLEU_LESSON_WMT22_DIR``, ``cache``) and whether it exists."""
+    return _looked_in(_folders(dataset(name), data_dir, cache_dir), one_line=True)
 
 
 def _name_list(names: list[str], limit: int = 4) -> str:
@@ -441,8 +453,25 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {found.group(0).strip() if found else text[:200]}"
 
 
-def _where_to_copy(spec: RemoteDataset, cache: Path) -> str:
-    """Where a user without network puts the files of ``spec`` by hand (one sentence)."""
+def _count_missing(left: Sequence[str], spec: RemoteDataset) -> str:
+    """``"1 of the 31 files of wmt22 is missing"``: counted over every folder looked in.
+
+    >>> _count_missing(["a"], dataset("wmt22-human"))
+    '1 of the 5 files of wmt22-human is missing'
+    """
+    verb = "is" if len(left) == 1 else "are"
+    return f"{len(left)} of the {len(spec.files)} files of {spec.name} {verb} missing"
+
+
+def _where_to_copy(spec: RemoteDataset, cache: Path, left: Sequence[str] = (),
+                   folders: Sequence[tuple[Path, str]] = ()) -> str:
+    """Where a user without network puts the files of ``spec`` by hand (one sentence):
+    beside the others when a folder of the user's holds some of them."""
+    for folder, why in folders:
+        if folder != cache and any((folder / n).is_file() for n in spec.files):
+            others = len(spec.files) - len(left)
+            return (f"copy {'it' if len(left) == 1 else 'them'} into {folder} ({why}), "
+                    f"where the other {others} {'is' if others == 1 else 'are'}.")
     if spec.folder:
         return (f"copy the files into {cache} (the {spec.folder}/ subfolder of the WMT22 "
                 f"folder), or into the {spec.folder}/ subfolder of any folder and set "
@@ -468,14 +497,37 @@ def get_data_hint() -> str:
 
 def missing_files(name: str, data_dir: str | os.PathLike | None = None, *,
                   cache_dir: str | os.PathLike | None = None) -> list[str]:
-    """The files of dataset ``name`` that ``fetch_dataset`` would download: none when a
-    folder in the lookup order holds them all, else those missing from the cache."""
+    """The files of dataset ``name`` found in none of the folders looked in (``data_dir``,
+    ``$BLEU_LESSON_WMT22_DIR``, the cache), in the registry's order: what ``load_wmt22``
+    would have to download."""
     spec = dataset(name)
     folders = _folders(spec, data_dir, cache_dir)
-    for folder, _ in folders:
-        if all((folder / n).is_file() for n in spec.files):
-            return []
-    return [n for n in spec.files if not (folders[-1][0] / n).is_file()]
+    return [n for n in spec.files if not any((f / n).is_file() for f, _ in folders)]
+
+
+def _holds(spec: RemoteDataset, root: Path) -> bool:
+    """Whether WMT22 folder ``root`` has every file of ``spec`` (in its subfolder)."""
+    folder = root / spec.folder if spec.folder else root
+    return all((folder / n).is_file() for n in spec.files)
+
+
+def data_root(data_dir: str | os.PathLike | None = None, *,
+              cache_dir: str | os.PathLike | None = None,
+              complete: bool = False) -> Path | None:
+    """The one WMT22 folder that holds the data, found in the lookup order of ``load_wmt22``
+    (``data_dir``, ``$BLEU_LESSON_WMT22_DIR``, the cache): the first that has every file of
+    every dataset of ``DATASETS`` (each in its subfolder), else (unless ``complete``) the
+    first that has the whole test set; ``None`` when none has it. ``bleu-lesson check``
+    gives this folder, read-only, to the sandboxed kernels as ``$BLEU_LESSON_WMT22_DIR``.
+    """
+    roots = [folder for folder, _ in _folders(dataset("wmt22"), data_dir, cache_dir)]
+    specs = [dataset(name) for name in DATASETS]
+    for root in roots:
+        if all(_holds(spec, root) for spec in specs):
+            return root
+    if complete:
+        return None
+    return next((root for root in roots if _holds(dataset("wmt22"), root)), None)
 
 
 def _new_folders(folder: Path) -> list[Path]:
@@ -493,11 +545,12 @@ def _remove_if_empty(folders: list[Path]) -> None:
 
 
 def _download(spec: RemoteDataset, names: list[str], cache: Path,
-              progressbar: bool) -> None:
+              progressbar: bool, folders: Sequence[tuple[Path, str]] = ()) -> None:
     """Fetch ``names`` into ``cache`` with pooch; each is hash-checked before it is kept.
 
     If a download fails, the folders this call created are removed again when they are
-    still empty, and the error names the files still missing and where to put them."""
+    still empty, and the error names the files still missing, found in none of ``cache``
+    and the other ``folders`` looked in, and where to put them."""
     from urllib.parse import urlsplit
 
     try:
@@ -525,13 +578,14 @@ def _download(spec: RemoteDataset, names: list[str], cache: Path,
                     f"version: {exc} Nothing was saved (a proxy or captive portal may have "
                     f"answered instead).") from exc
             except (requests.RequestException, OSError) as exc:
-                left = [n for n in names if not (cache / n).is_file()]
+                places = [cache, *(f for f, _ in folders if f != cache)]
+                left = [n for n in spec.files if not any((f / n).is_file() for f in places)]
                 parts = urlsplit(url)
                 raise DatasetNotFoundError(
                     f"cannot reach {parts.scheme}://{parts.netloc} for {name} "
-                    f"({_reason(exc)}). Offline? {len(left)} of the {len(spec.files)} files "
-                    f"of {spec.name} are missing ({_name_list(left, 5)}): "
-                    + _where_to_copy(spec, cache)) from exc
+                    f"({_reason(exc)}). Offline? {_count_missing(left, spec)} "
+                    f"({_name_list(left, 5)}): "
+                    + _where_to_copy(spec, cache, left, folders)) from exc
     except BaseException:
         _remove_if_empty(created)
         raise
@@ -570,7 +624,7 @@ def _locate_all(spec: RemoteDataset, names: list[str], data_dir, cache_dir, down
             f"{_looked_in(folders)}\n{_how_to_get(spec, cache)}")
     if missing:
         try:
-            _download(spec, missing, cache, progressbar)
+            _download(spec, missing, cache, progressbar, folders)
         except DatasetNotFoundError as exc:
             raise DatasetNotFoundError(
                 f"{exc}\n{_looked_in(folders)}\n{_how_to_get(spec, cache)}") from exc.__cause__
@@ -612,7 +666,7 @@ def fetch_dataset(name: str, data_dir: str | os.PathLike | None = None, *,
     if missing or wrong:  # pooch fetches each again and keeps it only if its hash is right
         try:
             _download(spec, [n for n in spec.files if n in missing or n in wrong], cache,
-                      progressbar)
+                      progressbar, folders)
         except DatasetNotFoundError as exc:
             raise DatasetNotFoundError(
                 f"{exc}\n{_looked_in(folders)}\n{_how_to_get(spec, cache)}") from exc.__cause__

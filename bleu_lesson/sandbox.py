@@ -14,7 +14,8 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
     * a file system made of read-only bind mounts of only what Python needs: ``/usr``,
       ``/etc``, the Python installation, the virtual environment, the ``bleu_lesson``
       package folder (not the repository around it: the instructor's notebooks are not
-      visible), the WMT22 data folder when ``BLEU_LESSON_WMT22_DIR`` is set; a private
+      visible), the WMT22 data folder the library finds (``$BLEU_LESSON_WMT22_DIR``, else
+      the user cache: ``wmt22_folder()``); a private
       ``/tmp`` (tmpfs); one writable work folder holding a copy of the submission.
     * as root: the command runs as an unprivileged uid of its own from ``UID_POOL``
       (``setpriv``: uid and gid without passwd entry or process, no supplementary
@@ -34,7 +35,8 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
 
 Every backend applies resource limits (``prlimit``): address space (default 2 GiB),
 CPU time, number of processes, size of a written file, open files; a scrubbed
-environment (only ``PATH``, ``HOME``, ``TMPDIR``, locale, the data folder); and a
+environment (only ``PATH``, ``HOME``, ``TMPDIR``, locale, the data folder as
+``BLEU_LESSON_WMT22_DIR``); and a
 private work folder under the system's temporary folder, removed by ``close()``.
 
 The kernel's sockets (Unix sockets, since there is no network) live in a folder that is
@@ -50,7 +52,7 @@ function's code, a replaced ``types.FunctionType``, an IPython input transformer
 fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
 is the student's, so review suspicious answers (nbgrader autograde has the same limit).
 Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
-checker's first output line warns). Nor does it stop a student from using up what it is
+sandbox line of the checker warns). Nor does it stop a student from using up what it is
 given: the CPU time, memory per process (not in total: there are no cgroups), the
 process count (per sandbox under root, from the uid pool; shared when the checker is not
 root, or when more sandboxes run than the pool has uids), disk space in the
@@ -74,7 +76,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Limits", "Sandbox", "backend", "describe", "BACKENDS", "PREFIX"]
+from .datasets import WMT22_ENV_VAR, data_root
+
+__all__ = ["Limits", "Sandbox", "backend", "describe", "wmt22_folder", "BACKENDS", "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
@@ -180,6 +184,16 @@ def backend() -> str:
     return "none"
 
 
+def wmt22_folder() -> Path | None:
+    """The WMT22 folder a sandboxed kernel is given, read-only, as ``$BLEU_LESSON_WMT22_DIR``
+    (with its ``humaneval/`` subfolder): the one the library's lookup finds here
+    (``bleu_lesson.datasets.data_root``: ``$BLEU_LESSON_WMT22_DIR``, then the user cache
+    that ``make data`` fills), resolved; ``None`` when the data is on this machine nowhere.
+    The kernel has a home of its own, so it would not find the checker's cache by itself."""
+    root = data_root()
+    return root.resolve() if root is not None else None
+
+
 def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
@@ -261,9 +275,9 @@ class Sandbox:
             "PYDEVD_DISABLE_FILE_VALIDATION": "1",
             "BLEU_LESSON_SANDBOXED": self.kind,
         }
-        data = os.environ.get("BLEU_LESSON_WMT22_DIR")
-        if data and Path(data).is_dir():
-            env["BLEU_LESSON_WMT22_DIR"] = str(Path(data).resolve())
+        data = wmt22_folder()
+        if data is not None:
+            env[WMT22_ENV_VAR] = str(data)
         return env
 
     def _mounts(self) -> list[str]:
@@ -280,7 +294,7 @@ class Sandbox:
                  "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
         system = [Path("/usr"), Path("/etc")]
         binds = [(p, "--ro-bind") for p in _python_paths()]
-        data = self.environment().get("BLEU_LESSON_WMT22_DIR")
+        data = self.environment().get(WMT22_ENV_VAR)
         if data:
             binds.append((Path(data), "--ro-bind"))
         binds += [(p, "--ro-bind") for p in self.readable]
@@ -444,13 +458,17 @@ def _as_nobody(kind: str) -> bool:
 def describe(kind: str | None = None) -> str:
     """One line for the checker's output: which sandbox, and what it lacks."""
     kind = kind or backend()
+    chosen = os.environ.get("BLEU_LESSON_SANDBOX") == kind  # by hand, not by the probe
     user = ("as an unprivileged uid of its own" if _as_nobody(kind)
             else f"as uid {os.geteuid()}")
+    by_hand = f", chosen by BLEU_LESSON_SANDBOX={kind}" if chosen else ""
     if kind == "bwrap":
-        return f"sandbox: bubblewrap (PID and network namespaces, read-only files, {user})"
+        return (f"sandbox: bubblewrap (PID and network namespaces, read-only files, "
+                f"{user}{by_hand})")
     if kind == "unshare":
-        return (f"sandbox: unshare (PID and network namespaces, read-only package, {user}); "
-                "WARNING: the host's other files are in reach inside")
-    return ("sandbox: NONE (namespaces unavailable): resource limits and a process "
+        return (f"sandbox: unshare (PID and network namespaces, read-only package, "
+                f"{user}{by_hand}); WARNING: the host's other files are in reach inside")
+    why = "chosen by BLEU_LESSON_SANDBOX=none" if chosen else "namespaces unavailable"
+    return (f"sandbox: NONE ({why}): resource limits and a process "
             "group only; WARNING: submissions can read and write your files, use the "
             "network, and a process that leaves its group can survive")

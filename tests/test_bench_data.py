@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -95,3 +96,15 @@ def test_every_benchmark_uses_the_one_helper(script):
     if "--data" in text or "load_wmt22" in text:
         assert re.search(r"^from _wmt22 import .*wmt22_folder", text, re.M), \
             "takes WMT22 data without benchmarks/_wmt22.py"
+
+
+def test_bench_jieba_without_data_is_the_helpers_one_line(tmp_path):
+    """Before it used the helper it printed "set BLEU_LESSON_WMT22_DIR" on stdout and never
+    looked in the cache."""
+    env = {k: v for k, v in os.environ.items() if k != "BLEU_LESSON_WMT22_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "empty")
+    proc = subprocess.run([sys.executable, str(BENCH / "bench_jieba.py"), "--repeat", "1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == "", proc
+    assert proc.stderr.startswith("bench_jieba: ") and proc.stderr.count("\n") == 1
+    assert "make data" in proc.stderr and "--data" in proc.stderr

@@ -139,3 +139,26 @@ def test_a_report_like_file_with_other_columns_is_not_a_report(room, capsys):
     (room / "r.csv").write_text("submission,exercise,status\n", encoding="utf-8")
     assert main(["check", "--report", "r.csv", "broken.ipynb"]) == 2
     assert "--force" in capsys.readouterr().err
+
+
+def test_a_backend_chosen_by_the_variable_is_said_to_be_chosen(room, capsys, forced,
+                                                               monkeypatch):
+    """BLEU_LESSON_SANDBOX=none is the instructor's choice: not "namespaces unavailable"."""
+    forced("none")
+    assert main(["check", "broken.ipynb"]) == 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert "chosen by BLEU_LESSON_SANDBOX=none" in first, first
+    assert "unavailable" not in first and "WARNING" in first
+    monkeypatch.delenv("BLEU_LESSON_SANDBOX")
+    assert "(namespaces unavailable)" in sandbox.describe("none")
+
+
+def test_a_missing_submission_comes_before_the_sandbox_line_and_again_at_the_end(room,
+                                                                                 capsys):
+    """What README and docs/instructor.md say: one error line per missing submission, then
+    the sandbox line, the progress, and the missing ones again in the last line."""
+    assert main(["check", "nope.ipynb", "broken.ipynb"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0].endswith("SUBMISSION 'nope.ipynb' does not exist"), lines
+    assert lines[1].startswith("bleu-lesson check: sandbox: "), lines
+    assert "1 of 2 SUBMISSION" in lines[-1] and "'nope.ipynb'" in lines[-1], lines

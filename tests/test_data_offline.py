@@ -119,3 +119,50 @@ def test_missing_files_is_empty_when_a_folder_has_them_all(offline, wmt22_dir, m
     monkeypatch.setenv(datasets.WMT22_ENV_VAR, str(wmt22_dir))
     assert datasets.missing_files("wmt22-human") == []
     assert datasets.missing_files("wmt22") == []
+
+
+@pytest.fixture
+def one_short(offline, monkeypatch, tmp_path, wmt22_dir, wmt22_human_dir):
+    """BLEU_LESSON_WMT22_DIR holds all but the last test-set file and all but the last
+    human file; the cache is empty. Returns (folder, the test-set file, the human file)."""
+    folder = tmp_path / "part"
+    (folder / "humaneval").mkdir(parents=True)
+    test_set = list(datasets.dataset("wmt22").files)
+    for name in test_set[:-1]:
+        (folder / name).symlink_to(wmt22_dir / name)
+    for name in HUMAN[:-1]:
+        (folder / "humaneval" / name).symlink_to(wmt22_human_dir / name)
+    monkeypatch.setenv(datasets.WMT22_ENV_VAR, str(folder))
+    return folder, test_set[-1], HUMAN[-1]
+
+
+def test_a_file_is_missing_only_when_it_is_in_no_folder_looked_in(one_short):
+    folder, test_file, human_file = one_short
+    assert datasets.missing_files("wmt22") == [test_file]
+    assert datasets.missing_files("wmt22-human") == [human_file]
+
+
+def test_offline_one_file_short_counts_one_names_the_folders_and_the_human_file(
+        one_short, offline, capsys):
+    """Before: "31 of the 31 files of wmt22 are missing (<present files>)", no folder named,
+    and "wmt22-human was not tried: its 5 files are missing too"."""
+    folder, test_file, human_file = one_short
+    assert main(["data", "-q"]) == 2
+    err = _one_line(capsys)
+    total = len(datasets.dataset("wmt22").files)
+    assert f"1 of the {total} files of wmt22 is missing ({test_file})" in err, err
+    assert f"copy it into {folder} (BLEU_LESSON_WMT22_DIR)" in err, err
+    assert f"looked in {folder} (BLEU_LESSON_WMT22_DIR), " in err, err
+    cache = offline / "bleu_lesson" / "wmt22"
+    assert f"{cache} (cache, does not exist)" in err, err
+    assert (f"wmt22-human was not tried: 1 of its 5 files is missing too ({human_file}; "
+            "it goes in the humaneval/ subfolder)") in err, err
+
+
+def test_a_variable_naming_no_folder_is_named_as_such(offline, monkeypatch, tmp_path, capsys):
+    nowhere = tmp_path / "nowhere"
+    monkeypatch.setenv(datasets.WMT22_ENV_VAR, str(nowhere))
+    assert main(["data", "wmt22-human", "-q"]) == 2
+    err = _one_line(capsys)
+    assert f"{nowhere / 'humaneval'} (BLEU_LESSON_WMT22_DIR, does not exist)" in err, err
+    assert "5 of the 5 files of wmt22-human are missing" in err

@@ -104,6 +104,20 @@ def test_without_the_human_judgments_the_data_chapters_are_skipped(tmp_path, wmt
                for n in NEEDS), plan
 
 
+def test_one_file_missing_is_counted_as_one_and_named(tmp_path, wmt22_dir):
+    """The variable's folder lacks one test-set file, the cache is empty: the count is over
+    every folder looked in (before: "31 files missing", the cache's count)."""
+    folder = tmp_path / "part"
+    folder.mkdir()
+    files = list(dataset("wmt22").files)
+    for file in files[1:]:
+        (folder / file).symlink_to(wmt22_dir / file)
+    proc = _run({"BLEU_LESSON_WMT22_DIR": str(folder)}, "--dry-run", tmp_path=tmp_path)
+    plan = _plan(proc.stdout)
+    want = f"(wmt22: 1 of {len(files)} files missing, e.g. {files[0]})"
+    assert all(want in plan[n] for n in NEEDS), plan
+
+
 def _notebook(path: Path, source: str) -> Path:
     nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1",
                      "metadata": {}, "outputs": [], "source": source}],

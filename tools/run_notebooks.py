@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bleu_lesson.chapters import registry  # noqa: E402
-from bleu_lesson.datasets import DATASETS, get_data_hint, missing_files  # noqa: E402
+from bleu_lesson.datasets import DATASETS, dataset, get_data_hint, missing_files  # noqa: E402
 
 NBCONVERT = ["-m", "nbconvert", "--to", "notebook", "--execute", "--inplace",
              "--ExecutePreprocessor.kernel_name=python3",
@@ -48,10 +48,11 @@ class Step:
 def data_missing() -> str | None:
     """Why the chapters that need data cannot run here (one line), or None."""
     for name in DATASETS:
-        left = missing_files(name)
+        left = missing_files(name)  # in none of the folders looked in
         if left:
-            return (f"needs the WMT22 data ({name}: {len(left)} files missing); "
-                    f"{get_data_hint()}")
+            total = len(dataset(name).files)
+            return (f"needs the WMT22 data ({name}: {len(left)} of {total} files missing, "
+                    f"e.g. {left[0]}); {get_data_hint()}")
     return None
 
 

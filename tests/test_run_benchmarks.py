@@ -1,0 +1,89 @@
+"""`make bench` (tools/run_benchmarks.py) runs every benchmark: one without the WMT22 data
+is a skip with its one line, not the end of the run; only a real failure fails it. And
+`benchmarks/bench_notebooks.py` skips the data chapters as `make notebooks` does.
+
+The benchmarks run here are small scripts written for the test (the real ones take
+minutes), except the data lookup, which is the real ``benchmarks/_wmt22.py``; the data is
+made absent with an empty ``XDG_CACHE_HOME`` and no ``BLEU_LESSON_WMT22_DIR``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOL = ROOT / "tools" / "run_benchmarks.py"
+
+NEEDS_DATA = f"""
+import sys
+sys.path.insert(0, {str(ROOT / "benchmarks")!r})
+from _wmt22 import wmt22_folder
+wmt22_folder(None, "bench_data")
+print("MEASURED data")
+"""
+
+
+@pytest.fixture
+def no_data_env(tmp_path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "BLEU_LESSON_WMT22_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "empty")
+    return env
+
+
+def _run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_benchmark_without_data_is_skipped_and_the_rest_still_run(tmp_path, no_data_env):
+    scripts = {"bench_a.py": NEEDS_DATA, "bench_b.py": "print('MEASURED b')\n",
+               "bench_c.py": "print('MEASURED c')\n"}
+    for name, text in scripts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    proc = _run([str(TOOL), *map(str, sorted(tmp_path.glob("bench_*.py")))], no_data_env,
+                tmp_path)
+    assert proc.returncode == 0, proc
+    assert "MEASURED b" in proc.stdout and "MEASURED c" in proc.stdout
+    assert "MEASURED data" not in proc.stdout
+    skip = [line for line in proc.stdout.splitlines() if line.startswith("== skip")]
+    assert len(skip) == 1 and skip[0].startswith("== skip bench_a.py: bench_data: "), proc
+    assert "make data" in skip[0]
+    assert proc.stdout.strip().splitlines()[-1] == \
+        "2 of 3 benchmarks ran, 1 skipped (no WMT22 data)"
+
+
+def test_a_real_failure_fails_the_run_but_not_the_others(tmp_path, no_data_env):
+    (tmp_path / "bench_a.py").write_text("raise SystemExit('broken')\n", encoding="utf-8")
+    (tmp_path / "bench_b.py").write_text(  # exit 2 that is not a data skip: a failure
+        "import argparse; argparse.ArgumentParser().parse_args(['--nope'])\n",
+        encoding="utf-8")
+    (tmp_path / "bench_c.py").write_text("print('MEASURED c')\n", encoding="utf-8")
+    proc = _run([str(TOOL), *map(str, sorted(tmp_path.glob("bench_*.py")))], no_data_env,
+                tmp_path)
+    assert proc.returncode == 1, proc
+    assert "MEASURED c" in proc.stdout and "broken" in proc.stderr
+    assert "unrecognized arguments: --nope" in proc.stderr  # its stderr is shown
+    assert proc.stdout.strip().splitlines()[-1].endswith("2 FAILED: bench_a.py bench_b.py")
+
+
+def test_make_bench_runs_the_tool():
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = text.split("\nbench:", 1)[1].split("\n\n", 1)[0]
+    assert "tools/run_benchmarks.py" in recipe and "exit 1" not in recipe
+
+
+def test_bench_notebooks_skips_the_data_chapters_with_one_line_each(tmp_path, no_data_env):
+    """Before: nbclient raised a CellExecutionError traceback at chapter 08."""
+    proc = _run([str(ROOT / "benchmarks" / "bench_notebooks.py"), "--only", "08", "09", "10"],
+                no_data_env, tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc
+    lines = proc.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "== skip 08_tools_compared.ipynb", "== skip 09_wmt22_case_study.ipynb",
+        "== skip 10_bleu_and_people.ipynb"], proc.stdout
+    assert all("make data" in line for line in lines)
