@@ -52,7 +52,8 @@ function's code, a replaced ``types.FunctionType``, an IPython input transformer
 fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
 is the student's, so review suspicious answers (nbgrader autograde has the same limit).
 Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
-sandbox line of the checker warns). Nor does it stop a student from using up what it is
+sandbox line of the checker warns), though with no capability, so it cannot undo the
+read-only mounts or uncover the hidden notebooks; it can still write what root owns. Nor does it stop a student from using up what it is
 given: the CPU time, memory per process (not in total: there are no cgroups), the
 process count (per sandbox under root, from the uid pool; shared when the checker is not
 root, or when more sandboxes run than the pool has uids), disk space in the
@@ -198,6 +199,29 @@ def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _data_paths(folder: Path) -> list[Path]:
+    """The data folder and every folder its symbolic links lead into (a cache made of links
+    to a shared copy, a linked ``humaneval/``): the kernel gets each of them read-only, so
+    the links resolve inside the sandbox as they do outside."""
+    paths = [folder]
+
+    def add(path: Path) -> None:
+        if not any(_within(path, p) for p in paths):
+            paths.append(path)
+
+    subfolders = [folder, folder / "humaneval"]
+    for sub in subfolders:
+        if not sub.is_dir():
+            continue
+        if sub.is_symlink():
+            add(sub.resolve())
+        for entry in sub.iterdir():
+            if entry.is_symlink():
+                target = entry.resolve()
+                add(target if target.is_dir() else target.parent)
+    return paths
+
+
 def _others_can_run(path: Path) -> bool:
     """Whether a user other than the owner can reach and run ``path`` (mode bits)."""
     try:
@@ -296,7 +320,7 @@ class Sandbox:
         binds = [(p, "--ro-bind") for p in _python_paths()]
         data = self.environment().get(WMT22_ENV_VAR)
         if data:
-            binds.append((Path(data), "--ro-bind"))
+            binds += [(p, "--ro-bind") for p in _data_paths(Path(data))]
         binds += [(p, "--ro-bind") for p in self.readable]
         binds.append((self.workdir, "--bind"))
         made: set[Path] = {Path("/"), Path("/tmp")}
@@ -318,10 +342,15 @@ class Sandbox:
         prlimit = shutil.which("prlimit")
         if prlimit and self.limits.prlimit_args():
             inner = [prlimit, *self.limits.prlimit_args(), "--", *inner]
+        setpriv = shutil.which("setpriv") or "setpriv"
         if self.as_nobody:
-            setpriv = shutil.which("setpriv") or "setpriv"
             inner = [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                      "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", *inner]
+        elif os.geteuid() == 0 and self.kind != "none":
+            # root stays root (no other uid can run this Python) but without capabilities,
+            # so it cannot undo the mounts: unmount the hidden notebooks, remount read-write
+            inner = [setpriv, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all",
+                     *inner]
         if self.kind == "bwrap":
             return [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--unshare-pid",
                     "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -340,7 +369,8 @@ class Sandbox:
         import shlex
 
         lines = ["set -e"]
-        for folder in _python_paths():
+        data = self.environment().get(WMT22_ENV_VAR)
+        for folder in [*_python_paths(), *(_data_paths(Path(data)) if data else [])]:
             q = shlex.quote(str(folder))
             lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
         notebooks = Path(__file__).resolve().parent.parent / "notebooks"

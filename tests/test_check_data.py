@@ -160,3 +160,67 @@ def test_data_root_prefers_a_folder_with_every_dataset(tmp_path, monkeypatch, wm
     shutil.rmtree(cache)
     (env / "generaltest2022.zh-en.src.zh").unlink()
     assert datasets.data_root() is None
+
+
+@pytest.fixture
+def linked_cache(tmp_path, monkeypatch, wmt22_dir, wmt22_human_dir) -> Path:
+    """A cache made of symbolic links to the real files (and a linked humaneval/)."""
+    cache = tmp_path / "xdg" / "bleu_lesson" / "wmt22"
+    cache.mkdir(parents=True)
+    for name in datasets.dataset("wmt22").files:
+        (cache / name).symlink_to(wmt22_dir / name)
+    (cache / "humaneval").symlink_to(wmt22_human_dir, target_is_directory=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv(datasets.WMT22_ENV_VAR, raising=False)
+    return cache
+
+
+def _in_sandbox(kind: str | None, code: str) -> str:
+    with (sandbox.Sandbox(kind=kind) if kind else sandbox.Sandbox()) as box:
+        proc = box.start([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    return out
+
+
+_KINDS = ["bwrap", "unshare"]
+
+
+@pytest.mark.parametrize("kind", _KINDS)
+def test_a_cache_of_links_is_readable_inside(linked_cache, kind):
+    """Before: the folder was mounted but the links' targets were not, so every link dangled
+    inside while the checker (outside) judged the data present."""
+    if kind == "bwrap" and not shutil.which("bwrap"):
+        pytest.skip("no bwrap here")
+    if kind == "unshare" and not sandbox._probe(["unshare", "--pid", "--fork", "--mount",
+                                                   "true"]):
+        pytest.skip("unshare cannot make namespaces here")
+    first = (linked_cache / "generaltest2022.zh-en.ref.A.en").read_text(
+        encoding="utf-8").split("\n")[0]
+    code = ("from bleu_lesson.datasets import load_wmt22, load_wmt22_human\n"
+            "d = load_wmt22('zh-en', download=False)\n"
+            "h = load_wmt22_human('zh-en', download=False)\n"
+            "print(repr(d.references['A'][0]), len(h.scores) > 10)\n")
+    assert _in_sandbox(kind, code).strip() == f"{first!r} True"
+
+
+@pytest.mark.skipif(not sandbox._probe(["unshare", "--pid", "--fork", "--mount", "true"]),
+                    reason="unshare cannot make namespaces here")
+def test_unshare_kernel_cannot_undo_its_mounts(cache_only):
+    """Before: a kernel that stays uid 0 (its Python is not readable by other users) kept
+    every capability, so it could unmount the tmpfs over notebooks/ and read the solutions,
+    or remount the package read-write; and the data folder was not read-only at all."""
+    package = Path(course.__file__).resolve().parent
+    notebooks = package.parent / "notebooks"
+    code = ("import os, subprocess, json\n"
+            f"u = subprocess.run(['umount', {str(notebooks)!r}], capture_output=True)\n"
+            f"r = subprocess.run(['mount', '-o', 'remount,bind,rw', {str(package)!r}],"
+            " capture_output=True)\n"
+            "data = os.environ['BLEU_LESSON_WMT22_DIR']\n"
+            "print(json.dumps([u.returncode != 0, r.returncode != 0,"
+            f" os.listdir({str(notebooks)!r}), os.access({str(package)!r}, os.W_OK),"
+            " os.access(data, os.W_OK)]))\n")
+    import json
+
+    assert json.loads(_in_sandbox("unshare", code)) == [True, True, [], False, False]
