@@ -53,14 +53,14 @@ fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the
 is the student's, so review suspicious answers (nbgrader autograde has the same limit).
 Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
 sandbox line of the checker warns), though with no capability, so it cannot undo the
-read-only mounts or uncover the hidden notebooks; it can still write what root owns. Nor does it stop a student from using up what it is
-given: the CPU time, memory per process (not in total: there are no cgroups), the
-process count (per sandbox under root, from the uid pool; shared when the checker is not
-root, or when more sandboxes run than the pool has uids), disk space in the
-work folder (each file at most ``file_size``, but not their number; ``/tmp`` is a
-256 MiB tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A
-kernel exploit escapes any of these sandboxes: for hostile code at scale, run the
-checker itself in a virtual machine.
+read-only mounts or uncover the hidden notebooks; it can still write what root owns. Nor
+does it stop a student from using up what it is given: the CPU time, memory per process
+(not in total: there are no cgroups), the process count (per sandbox under root, from
+the uid pool; shared when the checker is not root, or when more sandboxes run than the
+pool has uids), disk space in the work folder (each file at most ``file_size``, but not
+their number; ``/tmp`` is a 256 MiB tmpfs), and, under ``unshare`` and ``none``, the
+host's world-readable files. A kernel exploit escapes any of these sandboxes: for
+hostile code at scale, run the checker itself in a virtual machine.
 """
 
 from __future__ import annotations
