@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _files import chosen_files  # noqa: E402  (tools/, beside this script)
+
 from bleu_lesson.datasets import get_data_hint  # noqa: E402
 
 #: The exit status of a benchmark that found no WMT22 data (``_wmt22.wmt22_folder``).
@@ -49,11 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scripts", nargs="*", type=Path,
                         help="benchmarks to run (default: benchmarks/bench_*.py)")
     args = parser.parse_args(argv)
-    scripts = args.scripts or sorted((ROOT / "benchmarks").glob("bench_*.py"))
-    for path in scripts:
-        if not path.is_file():
-            print(f"run_benchmarks: SCRIPT {str(path)!r} does not exist", file=sys.stderr)
-            return 2
+    scripts = chosen_files(args.scripts, "benchmarks/bench_*.py", "run_benchmarks", "SCRIPT")
     if not scripts:
         print("no benchmarks/bench_*.py to run")
         return 0

@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _files import chosen_files  # noqa: E402  (tools/, beside this script)
+
 from bleu_lesson.chapters import registry  # noqa: E402
 from bleu_lesson.datasets import DATASETS, dataset, get_data_hint, missing_files  # noqa: E402
 
@@ -70,11 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true",
                         help="print what would be executed and skipped, execute nothing")
     args = parser.parse_args(argv)
-    notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-    for path in notebooks:
-        if not path.is_file():
-            print(f"run_notebooks: NOTEBOOK {str(path)!r} does not exist", file=sys.stderr)
-            return 2
+    notebooks = chosen_files(args.notebooks, "notebooks/[0-9]*.ipynb", "run_notebooks",
+                             "NOTEBOOK")
     if not notebooks:
         print("no notebooks/[0-9]*.ipynb to execute")
         return 0
