@@ -12,7 +12,8 @@ this script (rounded to 5 minutes), so a chapter that grows shows up there.
 The rates: study reading of technical Chinese at 130 characters a minute (about half the
 ~255 characters a minute of reading aloud that Trauzettel-Klosinski et al. 2012 measured
 for Chinese, since a learner stops to follow formulas and hand calculations), one minute per code
-cell (read, run, look at the output), ten minutes per exercise, one minute per quiz
+cell (read, run, look at the output), ten minutes per exercise, five minutes per explorer
+(each chapter's "experiment" section asks for a few tries with it), one minute per quiz
 question.
 """
 
@@ -33,6 +34,7 @@ from bleu_lesson.chapters import registry  # noqa: E402
 CHARS_PER_MINUTE = 130
 MINUTES_PER_CODE_CELL = 1.0
 MINUTES_PER_EXERCISE = 10.0
+MINUTES_PER_EXPLORER = 5.0
 MINUTES_PER_QUESTION = 1.0
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -48,11 +50,13 @@ class Load:
     code_cells: int
     exercises: int
     questions: int
+    explorers: int = 0
 
     @property
     def minutes(self) -> float:
         return (self.prose / CHARS_PER_MINUTE + self.code_cells * MINUTES_PER_CODE_CELL
-                + self.exercises * MINUTES_PER_EXERCISE + self.questions * MINUTES_PER_QUESTION)
+                + self.exercises * MINUTES_PER_EXERCISE + self.questions * MINUTES_PER_QUESTION
+                + self.explorers * MINUTES_PER_EXPLORER)
 
     @property
     def rounded(self) -> int:
@@ -83,7 +87,7 @@ def measure(notebook_dir: Path = ROOT / "notebooks") -> list[Load]:
         prose = sum(prose_units(text(c)) for c in cells if c["cell_type"] == "markdown")
         code = sum(1 for c in cells if c["cell_type"] == "code" and text(c).strip())
         loads.append(Load(ch.id, ch.notebook, prose, code, len(ch.exercises),
-                          len(ch.questions)))
+                          len(ch.questions), len(ch.explorers)))
     return loads
 
 
