@@ -206,19 +206,23 @@ def _data_paths(folder: Path) -> list[Path]:
     paths = [folder]
 
     def add(path: Path) -> None:
-        if not any(_within(path, p) for p in paths):
+        if path.is_dir() and not any(_within(path, p) for p in paths):  # not a dangling link's
             paths.append(path)
 
-    subfolders = [folder, folder / "humaneval"]
-    for sub in subfolders:
+    def follow(link: Path) -> None:
+        # each link of a chain as it is written (the kernel follows the same text), to the end
+        for _ in range(40):
+            if not link.is_symlink():
+                return
+            link = Path(os.path.normpath(link.parent / os.readlink(link)))
+            add(link if link.is_dir() else link.parent)
+
+    for sub in (folder, folder / "humaneval"):
         if not sub.is_dir():
             continue
-        if sub.is_symlink():
-            add(sub.resolve())
+        follow(sub)
         for entry in sub.iterdir():
-            if entry.is_symlink():
-                target = entry.resolve()
-                add(target if target.is_dir() else target.parent)
+            follow(entry)
     return paths
 
 
