@@ -501,8 +501,12 @@ def missing_files(name: str, data_dir: str | os.PathLike | None = None, *,
     ``$BLEU_LESSON_WMT22_DIR``, the cache), in the registry's order: what ``load_wmt22``
     would have to download."""
     spec = dataset(name)
-    folders = _folders(spec, data_dir, cache_dir)
-    return [n for n in spec.files if not any((f / n).is_file() for f, _ in folders)]
+    return _absent(spec, [f for f, _ in _folders(spec, data_dir, cache_dir)])
+
+
+def _absent(spec: RemoteDataset, places: Sequence[Path]) -> list[str]:
+    """The files of ``spec`` in none of ``places``, in the registry's order."""
+    return [n for n in spec.files if not any((f / n).is_file() for f in places)]
 
 
 def _holds(spec: RemoteDataset, root: Path) -> bool:
@@ -578,8 +582,7 @@ def _download(spec: RemoteDataset, names: list[str], cache: Path,
                     f"version: {exc} Nothing was saved (a proxy or captive portal may have "
                     f"answered instead).") from exc
             except (requests.RequestException, OSError) as exc:
-                places = [cache, *(f for f, _ in folders if f != cache)]
-                left = [n for n in spec.files if not any((f / n).is_file() for f in places)]
+                left = _absent(spec, [cache, *(f for f, _ in folders if f != cache)])
                 parts = urlsplit(url)
                 raise DatasetNotFoundError(
                     f"cannot reach {parts.scheme}://{parts.netloc} for {name} "
