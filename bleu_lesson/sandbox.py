@@ -283,6 +283,9 @@ class Sandbox:
         if self.as_nobody:
             for d in (self.workdir, self.home, self.tmp, self.nbdir, self.ipcdir):
                 os.chown(d, self.uid, self.uid)
+        #: the WMT22 folder the kernel gets read-only (found once: the mounts and the
+        #: environment name the same one)
+        self.data = wmt22_folder()
         self.proc: subprocess.Popen | None = None
         self.killed = False
 
@@ -303,9 +306,8 @@ class Sandbox:
             "PYDEVD_DISABLE_FILE_VALIDATION": "1",
             "BLEU_LESSON_SANDBOXED": self.kind,
         }
-        data = wmt22_folder()
-        if data is not None:
-            env[WMT22_ENV_VAR] = str(data)
+        if self.data is not None:
+            env[WMT22_ENV_VAR] = str(self.data)
         return env
 
     def _mounts(self) -> list[str]:
@@ -322,9 +324,8 @@ class Sandbox:
                  "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
         system = [Path("/usr"), Path("/etc")]
         binds = [(p, "--ro-bind") for p in _python_paths()]
-        data = self.environment().get(WMT22_ENV_VAR)
-        if data:
-            binds += [(p, "--ro-bind") for p in _data_paths(Path(data))]
+        if self.data is not None:
+            binds += [(p, "--ro-bind") for p in _data_paths(self.data)]
         binds += [(p, "--ro-bind") for p in self.readable]
         binds.append((self.workdir, "--bind"))
         made: set[Path] = {Path("/"), Path("/tmp")}
@@ -373,8 +374,8 @@ class Sandbox:
         import shlex
 
         lines = ["set -e"]
-        data = self.environment().get(WMT22_ENV_VAR)
-        for folder in [*_python_paths(), *(_data_paths(Path(data)) if data else [])]:
+        data = _data_paths(self.data) if self.data is not None else []
+        for folder in [*_python_paths(), *data]:
             q = shlex.quote(str(folder))
             lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
         notebooks = Path(__file__).resolve().parent.parent / "notebooks"
