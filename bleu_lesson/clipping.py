@@ -16,7 +16,7 @@ the references' counts and ``&`` the minimum with the candidate's.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .ngrams import NGram, _check_n, ngram_counts, ngrams
@@ -43,7 +43,7 @@ def max_reference_counts(references: Sequence[Sequence[str]], n: int) -> Counter
 
 
 def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]], n: int, *,
-                   ref_counts: Counter[NGram] | None = None) -> tuple[int, int]:
+                   ref_counts: Mapping[NGram, int] | None = None) -> tuple[int, int]:
     """Return ``(clipped matches, candidate n-grams)`` for order n.
 
         clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
@@ -54,7 +54,8 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
     of them repeats the matches are simply how many were found (a shortcut for speed: it
     gives the same numbers). ``ref_counts`` is ``max_reference_counts(references, n)``
     when the caller has it already (a scorer counts each segment's references once); like
-    that Counter, it must hold positive counts only.
+    that Counter, it must hold positive counts only. Any mapping with those counts will
+    do, and it may hold other orders too, since an n-gram only equals keys of length n.
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)

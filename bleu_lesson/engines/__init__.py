@@ -20,7 +20,7 @@ give identical statistics on generated corpora and on every WMT22 system.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 __all__ = ["ENGINES", "VECTORIZE_FROM", "Counts", "Engine", "choose_engine", "make_engine"]
@@ -42,8 +42,10 @@ class Engine(Protocol):
     #: how many orders ``count`` returns
     order: int
 
-    def count(self, candidates: Sequence[Sequence[str]]) -> list[Counts]:
-        """For each tokenized candidate (one per segment, in order), its ``Counts``."""
+    def count(self, candidates: Iterable[Sequence[str]]) -> list[Counts]:
+        """For each tokenized candidate (one per segment, in order), its ``Counts``.
+
+        ``candidates`` may be any iterable, such as a lazy ``map`` of the tokenizer."""
         ...
 
 

@@ -45,16 +45,26 @@ _INT = np.int64  # keys, and anything summed
 _SMALL = np.int32  # per token: ids, positions left, which reference; ranks and counts
 
 
-def _layout(token_lists: Sequence[Sequence[str]], token_ids: Callable[[Iterable[str]],
+def _layout(token_lists: Iterable[Sequence[str]], token_ids: Callable[[Iterable[str]],
                                                                       Iterable[int]],
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each token list's length, every token's id (``token_ids(all tokens)``), and the tokens
-    left from each position to the end of its own list (an n-gram starts at p if >= n)."""
-    lengths = np.fromiter(map(len, token_lists), dtype=_INT, count=len(token_lists))
-    total = int(lengths.sum())
-    ids = np.fromiter(token_ids(chain.from_iterable(token_lists)), dtype=_SMALL, count=total)
+    left from each position to the end of its own list (an n-gram starts at p if >= n).
+
+    One pass: ``token_lists`` may be lazy (a ``map`` of the tokenizer), and each list is
+    let go as soon as its ids are taken, so a corpus of lists never piles up for Python's
+    garbage collector to scan."""
+    seen: list[int] = []
+    note = seen.append
+
+    def noted(tokens: Sequence[str]) -> Sequence[str]:
+        note(len(tokens))
+        return tokens
+
+    ids = np.fromiter(token_ids(chain.from_iterable(map(noted, token_lists))), dtype=_SMALL)
+    lengths = np.array(seen, dtype=_INT)
     ends = np.cumsum(lengths)
-    remaining = (np.repeat(ends, lengths) - np.arange(total, dtype=_INT)).astype(_SMALL)
+    remaining = (np.repeat(ends, lengths) - np.arange(len(ids), dtype=_INT)).astype(_SMALL)
     return lengths, ids, remaining
 
 
@@ -120,14 +130,14 @@ class ReferenceIndex:
                 prefix = np.zeros(len(ids), dtype=_SMALL)
                 prefix[at] = rank  # the next order extends this n-gram by one token
 
-    def count(self, candidates: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+    def count(self, candidates: Iterable[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
         """``(lengths, matches)`` of tokenized candidates, one per segment, in order."""
-        if len(candidates) != self.n_segments:
-            raise ValueError(f"candidates must have one entry per segment: {len(candidates)} "
-                             f"candidates, {self.n_segments} segments")
         # a token no reference has gets -1: it never matches
         lengths, ids, remaining = _layout(candidates, lambda tokens: map(self.vocab.get, tokens,
                                                                          repeat(-1)))
+        if len(lengths) != self.n_segments:
+            raise ValueError(f"candidates must have one entry per segment: {len(lengths)} "
+                             f"candidates, {self.n_segments} segments")
         matches = np.zeros((self.n_segments, self.max_n), dtype=_INT)
         # the positions still in play, and the key rank of the n-gram found there so far
         at = np.flatnonzero(ids >= 0)
@@ -169,7 +179,7 @@ class NumpyEngine:
         longest = max((len(ref) for segment in references for ref in segment), default=0)
         self._index = ReferenceIndex(references, max(1, min(order, longest)))
 
-    def count(self, candidates: Sequence[Sequence[str]]) -> list[tuple[tuple[int, ...],
+    def count(self, candidates: Iterable[Sequence[str]]) -> list[tuple[tuple[int, ...],
                                                                       tuple[int, ...]]]:
         lengths, matches = self._index.count(candidates)
         order = self.order

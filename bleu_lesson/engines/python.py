@@ -17,8 +17,7 @@ trigram of the candidate is in a reference:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..clipping import clipped_counts, max_reference_counts
 from ..ngrams import NGram
@@ -26,7 +25,13 @@ from . import Counts
 
 __all__ = ["PythonEngine"]
 
-_NOTHING: Counter[NGram] = Counter()
+
+def _merged(references: Sequence[Sequence[str]], top: int) -> dict[NGram, int]:
+    """``max_reference_counts`` of orders 1 … top in one plain dict (their keys never clash)."""
+    merged: dict[NGram, int] = {}
+    for n in range(1, top + 1):
+        merged.update(max_reference_counts(references, n))
+    return merged
 
 
 class PythonEngine:
@@ -36,27 +41,34 @@ class PythonEngine:
 
     def __init__(self, references: Sequence[Sequence[Sequence[str]]], order: int) -> None:
         self.order = order
-        self._references = [list(segment) for segment in references]
-        # max_reference_counts of orders 1 … (the longest reference of the segment)
-        self._maxima = [
-            [max_reference_counts(segment, n)
-             for n in range(1, min(order, max(map(len, segment), default=0)) + 1)]
-            for segment in self._references
-        ]
+        # What a scorer keeps for as long as it lives is made of tuples and plain dicts of
+        # strings and numbers, which Python's garbage collector stops tracking, so a test
+        # set held in a notebook is not scanned again by every full collection (a Counter
+        # or a list always is). Per segment: its references, and one dict holding
+        # max_reference_counts of orders 1 … (its longest reference): an n-gram can only
+        # equal a key of its own length, so clipped_counts of order n finds in it exactly
+        # what the Counter of order n alone would give.
+        self._references = tuple(tuple(map(tuple, segment)) for segment in references)
+        self._maxima = tuple(_merged(segment, min(order, max(map(len, segment), default=0)))
+                             for segment in self._references)
 
-    def count(self, candidates: Sequence[Sequence[str]]) -> list[Counts]:
-        if len(candidates) != len(self._references):
-            raise ValueError(f"candidates must have one entry per segment: {len(candidates)} "
-                             f"candidates, {len(self._references)} segments")
+    def count(self, candidates: Iterable[Sequence[str]]) -> list[Counts]:
         order = self.order
         out: list[Counts] = []
-        for tokens, references, maxima in zip(candidates, self._references, self._maxima,
-                                              strict=True):
+        # one candidate at a time (``candidates`` may be a lazy map of the tokenizer), so
+        # each token list is gone before the next is made
+        lazy = iter(candidates)
+        # candidates last: when the segments run out, no candidate is taken and lost
+        for references, maxima, tokens in zip(self._references, self._maxima, lazy,
+                                              strict=False):
             counted = min(order, len(tokens))  # longer orders: no n-gram, 0 / 0
-            pairs = [clipped_counts(tokens, references, n,
-                                    ref_counts=maxima[n - 1] if n <= len(maxima) else _NOTHING)
+            pairs = [clipped_counts(tokens, references, n, ref_counts=maxima)
                      for n in range(1, counted + 1)]
             matches, totals = zip(*pairs, strict=True) if pairs else ((), ())
             pad = (0,) * (order - counted)
             out.append((matches + pad, totals + pad))
+        extra = sum(1 for _ in lazy) if len(out) == len(self._references) else 0
+        if len(out) != len(self._references) or extra:
+            raise ValueError(f"candidates must have one entry per segment: {len(out) + extra} "
+                             f"candidates, {len(self._references)} segments")
         return out
