@@ -25,6 +25,7 @@ import numbers
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from itertools import starmap
 
 from ._version import __version__
 from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
@@ -367,6 +368,9 @@ def references_from_streams(*streams: Sequence[str | None]) -> list[list[str]]:
 #: is scored again by widgets and by resampling.
 MEMO_SYSTEMS = 64
 
+#: A remembered segment: BleuStats' fields (hyp_len, ref_len, matches, totals).
+_Row = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
 
 class BleuScorer:
     """Score any number of systems against one test set, counting its references once.
@@ -396,10 +400,10 @@ class BleuScorer:
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
         tokenize = self.options.tokenize
         tokens = [[tokenize(r) for r in segment] for segment in refs]
-        self._ref_lens = [tuple(map(len, segment)) for segment in tokens]
+        self._ref_lens = tuple(tuple(map(len, segment)) for segment in tokens)
         self._engine: Engine = make_engine(self.engine, tokens, self.options.order)
         # one cache policy for every engine: whole systems, the most recent MEMO_SYSTEMS
-        self._memo: OrderedDict[tuple[str, ...], list[BleuStats]] = OrderedDict()
+        self._memo: OrderedDict[tuple[str, ...], tuple[_Row, ...]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._ref_lens)
@@ -416,29 +420,38 @@ class BleuScorer:
             )
         return cands
 
-    def segment_stats(self, candidates: Sequence[str]) -> list[BleuStats]:
-        """One ``BleuStats`` per candidate (what a bootstrap resamples)."""
+    def _rows(self, candidates: Sequence[str]) -> tuple[_Row, ...]:
+        """Each candidate's BleuStats fields, counted once and remembered (the one cache)."""
         cands = self._check(candidates)
         key = tuple(cands)
-        stats = self._memo.get(key)
-        if stats is None:
+        rows = self._memo.get(key)
+        if rows is None:
             tokenize, ref_length_of = self.options.tokenize, self.options.ref_length_of
-            tokens = [tokenize(c) for c in cands]
-            stats = [
-                BleuStats(len(t), ref_length_of(len(t), ref_lens), matches, totals)
-                for t, ref_lens, (matches, totals) in zip(
-                    tokens, self._ref_lens, self._engine.count(tokens), strict=True)
-            ]
-            self._memo[key] = stats
+            # The engine takes the tokenizer's output lazily, one candidate at a time, so
+            # no corpus of token lists piles up. A candidate's length c is its number of
+            # unigrams, totals[0]. Remembered as a tuple of tuples of numbers, which
+            # Python's garbage collector stops tracking: 64 systems of a test set would
+            # otherwise be scanned by every full collection while the scorer lives.
+            rows = tuple(
+                (totals[0], ref_length_of(totals[0], ref_lens), matches, totals)
+                for ref_lens, (matches, totals) in zip(
+                    self._ref_lens, self._engine.count(map(tokenize, cands)), strict=True)
+            )
+            self._memo[key] = rows
             if len(self._memo) > MEMO_SYSTEMS:
                 self._memo.popitem(last=False)
         else:
             self._memo.move_to_end(key)
-        return list(stats)
+        return rows
+
+    def segment_stats(self, candidates: Sequence[str]) -> list[BleuStats]:
+        """One ``BleuStats`` per candidate (what a bootstrap resamples)."""
+        return list(starmap(BleuStats, self._rows(candidates)))
 
     def corpus_stats(self, candidates: Sequence[str]) -> BleuStats:
         """The corpus's statistics: literally the sum of its segments' statistics."""
-        return sum(self.segment_stats(candidates))  # type: ignore[return-value]
+        # the segments' BleuStats, added one by one as they are made
+        return sum(starmap(BleuStats, self._rows(candidates)))  # type: ignore[return-value]
 
     def score_stats(self, stats: BleuStats) -> BleuResult:
         """Score statistics (one segment's, a sum, a resample) with this scorer's options."""

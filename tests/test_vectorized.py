@@ -66,6 +66,15 @@ def test_count_needs_one_candidate_per_segment():
         ReferenceIndex([[["a"]], [["b"]]], 2).count([["a"]])
 
 
+@pytest.mark.parametrize("engine", ["python", "numpy"])
+@pytest.mark.parametrize("n_given", [1, 3])
+def test_both_engines_need_one_candidate_per_segment_even_lazily(engine, n_given):
+    counter = engines.make_engine(engine, [[["a"]], [["b"]]], 2)
+    lazy = iter([["a"]] * n_given)  # the scorer hands over a map: no len() to check first
+    with pytest.raises(ValueError, match=f"one entry per segment: {n_given} candidates, 2 segm"):
+        counter.count(lazy)
+
+
 # --- the scorer's engines --------------------------------------------------------------
 
 TEXT_WORDS = st.sampled_from(["the", "The", "cat", "mat.", "on", ",", "U.S.", "猫", "坐在",
@@ -129,7 +138,12 @@ def test_the_memo_keeps_the_most_recent_systems(monkeypatch):
     scorer = BleuScorer([["the cat sat"]], engine="python", tokenizer="none")
     calls = []
     real = scorer._engine.count
-    scorer._engine.count = lambda cands: calls.append(cands[0]) or real(cands)
+    def counting(cands):
+        cands = list(cands)  # the scorer may hand over a lazy map of the tokenizer
+        calls.append(cands[0])
+        return real(cands)
+
+    scorer._engine.count = counting
     for system in (["a"], ["b"], ["a"], ["c"], ["b"], ["a"]):
         scorer.segment_stats(system)
     # a, b counted; a from the memo (now most recent); c evicts b; b evicts a; a again
