@@ -14,8 +14,9 @@ all systems), best of ``--repeat`` runs with fresh scorers every run:
 Both sides get what they offer for this case: sacrebleu's ``BLEU(references=…)`` caches
 the references; ``BleuScorer`` caches the references and, on a test set this size, counts
 with its numpy engine (``engine="auto"``, the default). The standard-library engine
-(``engine="python"``, what the chapters show; it memoizes counts per (segment, text)) is
-timed in the same run too.
+(``engine="python"``: the chapters' own functions, each segment's references counted once
+when the scorer is made) is timed in the same run too. Every system is scored once, so the
+scorer's memo of whole systems never helps either engine here.
 
 Prints the times, the ratio (sacrebleu / bleu_lesson) and the largest score difference
 over all systems, for each engine, and the goals of issue 10: numpy engine 3x on tokenized

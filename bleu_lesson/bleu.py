@@ -399,7 +399,9 @@ class BleuScorer:
         counts = set(self._counts)
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
         tokenize = self.options.tokenize
-        tokens = [[tokenize(r) for r in segment] for segment in refs]
+        # tuples, which Python's garbage collector stops tracking at its next pass: a test
+        # set's references are not carried into the older generations it scans less often
+        tokens = [tuple([tuple(tokenize(r)) for r in segment]) for segment in refs]
         self._ref_lens = tuple(tuple(map(len, segment)) for segment in tokens)
         self._engine: Engine = make_engine(self.engine, tokens, self.options.order)
         # one cache policy for every engine: whole systems, the most recent MEMO_SYSTEMS
