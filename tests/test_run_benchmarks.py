@@ -87,3 +87,35 @@ def test_bench_notebooks_skips_the_data_chapters_with_one_line_each(tmp_path, no
         "== skip 08_tools_compared.ipynb", "== skip 09_wmt22_case_study.ipynb",
         "== skip 10_bleu_and_people.ipynb"], proc.stdout
     assert all("make data" in line for line in lines)
+
+
+def test_bench_notebooks_gc_cells_count_collections_in_a_kernel_like_run():
+    """--gc's two added cells, run here as a kernel would run them one after the other:
+    the first records every collection, the last prints them, and gc_line reads that."""
+    import contextlib
+    import gc
+    import io
+
+    import nbformat
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_notebooks
+
+    namespace: dict = {}
+    exec(bench_notebooks.GC_FIRST, namespace)
+    try:
+        for _ in range(3):
+            gc.collect()  # three full collections, at least
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(bench_notebooks.GC_LAST, namespace)
+    finally:
+        gc.callbacks.remove(namespace["_gc_note"])
+    words = printed.getvalue().split()
+    assert words[0] == "GC" and int(words[3]) >= 3  # generation 2: the three collect() calls
+    cell = nbformat.v4.new_code_cell()
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout",
+                                           text="GC 10 2 1 0.010 0.020 0.300\n")]
+    line = bench_notebooks.gc_line(nbformat.v4.new_notebook(cells=[cell]))
+    # 0.010 + 0.020 + 0.300 = 0.33 s in all, 0.30 s in the one full collection
+    assert "0/1/2: 10/2/1; 0.33 s in the collector (0.30 s in full ones)" in line
