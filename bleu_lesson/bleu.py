@@ -410,6 +410,20 @@ class BleuScorer:
     def __len__(self) -> int:
         return len(self._ref_lens)
 
+    def built_on(self, references: Sequence[Sequence[str]]) -> bool:
+        """Whether ``references`` tokenize to this scorer's reference lengths, segment by
+        segment (a cheap test that a scorer belongs to a reference set; lines the
+        tokenizer has seen come from its cache).
+
+        >>> scorer = BleuScorer([["a b c"], ["d"]], tokenizer="none")
+        >>> scorer.built_on([["x y z"], ["w"]]), scorer.built_on([["a b"], ["d"]])
+        (True, False)
+        """
+        tokenize = self.options.tokenize
+        return len(references) == len(self) and all(
+            tuple(len(tokenize(r)) for r in segment) == lengths
+            for segment, lengths in zip(references, self._ref_lens, strict=True))
+
     def _check(self, candidates: Sequence[str]) -> list[str]:
         cands = _check_candidates(candidates)
         if len(cands) != len(self):

@@ -633,11 +633,15 @@ class SystemsExplorer(_Explorer):
                  scorers: dict | None = None) -> None:
         self.corpus = corpus
         self._scorers: dict = dict(scorers or {})
-        for (_, name), scorer in self._scorers.items():
+        for (which_refs, name), scorer in self._scorers.items():
             if scorer.options.tokenizer != name or len(scorer) != len(corpus):
                 raise ValueError(f"scorers[..., {name!r}] must be a BleuScorer with tokenizer "
                                  f"{name!r} on the corpus's {len(corpus)} segments, got "
                                  f"tokenizer {scorer.options.tokenizer!r}, {len(scorer)} segments")
+            if not scorer.built_on(corpus.references_for(which_refs)):
+                raise ValueError(f"scorers[{which_refs!r}, {name!r}] was not built on "
+                                 f"corpus.references_for({which_refs!r}): its references' "
+                                 f"lengths differ (is it another reference set's scorer?)")
         self.which = widgets.Dropdown(options=["both", *corpus.references], value=which,
                                       description="references")
         self.tokenizer = widgets.Dropdown(options=TOKENIZERS,

@@ -49,3 +49,13 @@ def test_given_scorers_are_used_and_score_like_sacrebleu(monkeypatch):
 def test_a_scorer_that_does_not_fit_is_refused(bad):
     with pytest.raises(ValueError, match="scorers"):
         widgets.SystemsExplorer(TOY_CORPUS, scorers={("both", "13a"): bad})
+
+
+def test_a_scorer_of_another_reference_set_is_refused():
+    # reference B's scorer handed in as reference A's: same tokenizer, same segments
+    swapped = bleu.BleuScorer(TOY_CORPUS.references_for("B"), tokenizer="13a")
+    with pytest.raises(ValueError, match=r"scorers\['A', '13a'\] was not built on"):
+        widgets.SystemsExplorer(TOY_CORPUS, scorers={("A", "13a"): swapped})
+    both = bleu.BleuScorer(TOY_CORPUS.references_for("both"), tokenizer="13a")
+    with pytest.raises(ValueError, match="not built on"):  # two references per segment, not one
+        widgets.SystemsExplorer(TOY_CORPUS, scorers={("B", "13a"): both})
