@@ -148,7 +148,7 @@ def _jieba_split() -> Callable[[str], list[str]]:
     """
     import logging
 
-    import jieba
+    jieba = _import_jieba()
     from jieba import finalseg
 
     jieba.setLogLevel(logging.WARNING)
@@ -180,6 +180,29 @@ def _jieba_split() -> Callable[[str], list[str]]:
         return list(tokens(text))
 
     return split
+
+
+def _import_jieba() -> Any:
+    """``import jieba``, without the ``pkg_resources`` it would import for nothing.
+
+    jieba 0.42 tries ``import pkg_resources`` (about 80 ms, and a deprecation warning with a
+    recent setuptools) only to open its own package files (``dict.txt``, read when its cache
+    file is missing), and opens them with ``open()`` when that import fails: the same files,
+    the same bytes. So, when neither is imported yet, ``pkg_resources`` is hidden for the
+    time of the import and restored at once; anyone may import it afterwards.
+    """
+    import sys
+
+    if "jieba" in sys.modules or "pkg_resources" in sys.modules:
+        import jieba
+        return jieba
+    sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # "import" raises
+    try:
+        import jieba
+    finally:
+        if "pkg_resources" in sys.modules and sys.modules["pkg_resources"] is None:
+            del sys.modules["pkg_resources"]
+    return jieba
 
 
 def _load_dictionary(segmenter: Any) -> None:

@@ -53,6 +53,38 @@ def test_lazy_and_silent():
     assert done.stderr == "", f"jieba wrote to stderr: {done.stderr!r}"
 
 
+def test_jieba_is_imported_without_pkg_resources():
+    # jieba's import of pkg_resources is hidden (tokenizers._import_jieba); its package files
+    # are then opened with open(): the bytes pkg_resources itself gives, and the import of
+    # pkg_resources works as before once jieba is in
+    pytest.importorskip("pkg_resources")
+    code = ("import sys\n"
+            "from bleu_lesson.tokenizers import tokenize\n"
+            "print(tokenize('猫坐在垫子上。', 'jieba'))\n"
+            "print('pkg_resources' in sys.modules)\n"
+            "import jieba, pkg_resources\n"
+            "ours = jieba.get_module_res('dict.txt').read()\n"
+            "theirs = pkg_resources.resource_stream('jieba._compat', 'dict.txt').read()\n"
+            "print(ours == theirs, len(ours) > 1_000_000)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == ["['猫', '坐在', '垫子', '上', '。']", "False",
+                                        "True True", ""]
+
+
+def test_an_imported_pkg_resources_is_left_alone():
+    pytest.importorskip("pkg_resources")
+    code = ("import sys, pkg_resources\n"
+            "from bleu_lesson.tokenizers import tokenize\n"
+            "tokenize('猫坐在垫子上。', 'jieba')\n"
+            "print(sys.modules['pkg_resources'] is pkg_resources)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "True\n"
+
+
 # --- the cached runs give jieba's own words ---------------------------------------------------
 # The tokenizer segments each run of jieba's ``re_han_default`` on its own and remembers it;
 # the oracle is a separate ``jieba.Tokenizer`` cutting the whole line, no cache involved.
