@@ -132,9 +132,9 @@ _JIEBA_FOLLOWED = ("0.42", "0.42.1")
 def _jieba_split() -> Callable[[str], list[str]]:
     """jieba's default segmentation (dictionary + HMM), then sacrebleu's whitespace split.
 
-    jieba is imported here, on first use; its start-up log (stderr) is silenced, and its
-    dictionary comes from the cache file jieba keeps in the temp folder (built on the very
-    first use only; ``_load_dictionary``).
+    jieba is imported here, on first use (``_import_jieba``); its start-up log (stderr) is
+    silenced, and its dictionary comes from the cache file jieba keeps in the temp folder
+    (built on the very first use only; ``_load_dictionary``).
 
     jieba's ``cut`` first splits a line with its pattern ``re_han_default`` into runs of
     "Chinese" characters (which it segments) and the rest (which it yields character by
@@ -142,9 +142,11 @@ def _jieba_split() -> Callable[[str], list[str]]:
     same words as cutting the line. The same clause recurs across systems and references far
     more often than a whole line does, so each run is segmented once and remembered, and so
     is each line, as for 13a. A run is cut by ``_cut_run`` (jieba's own steps with jieba's
-    dictionary and HMM, in one pass); the rest by jieba's ``lcut``. ``tests/test_jieba.py``
-    compares the words with jieba's own ``lcut`` on every Chinese line of WMT22 and on
-    generated text.
+    dictionary and HMM, in one pass; each word's score computed once, and the HMM asked
+    once per buffer, ``_remember_hmm``); the rest by jieba's ``lcut``. Like every cache
+    here, these assume jieba is not changed after first use (``jieba.del_word`` changes its
+    HMM's forced splits for the whole process). ``tests/test_jieba.py`` compares the words
+    with jieba's own ``lcut`` on every Chinese line of WMT22 and on generated text.
     """
     import logging
 
@@ -250,7 +252,7 @@ _UNSEEN = 1.0
 
 def _cut_run(run: str, freq: dict[str, int], log_total: float,
              hmm: Callable[[str], Iterable[str]],
-             word_scores: dict[str, float | None] | None = None) -> list[str]:
+             word_scores: dict[str, float | None]) -> list[str]:
     """The words of one run, as jieba's ``Tokenizer.cut(run)`` (dictionary and HMM) gives them.
 
     jieba 0.42's steps, in one pass and without its generators: for each start k, the
@@ -263,8 +265,7 @@ def _cut_run(run: str, freq: dict[str, int], log_total: float,
     remembers ``log(freq) - log_total`` of each fragment met (None for a prefix that is not
     a word), so that each is computed once; pass the same dict for the same dictionary.
     """
-    scores: dict[str, float | None] = {} if word_scores is None else word_scores
-    known = scores.get
+    known = word_scores.get
     n = len(run)
     score: list[float] = [0.0] * (n + 1)
     end = list(range(n))
@@ -277,7 +278,7 @@ def _cut_run(run: str, freq: dict[str, int], log_total: float,
                 count = freq.get(frag)
                 if count is None:  # no dictionary word starts with frag
                     break
-                word = scores[frag] = log(count) - log_total if count else None
+                word = word_scores[frag] = log(count) - log_total if count else None
             if word is not None:
                 value = word + score[i + 1]
                 if best is None or value >= best:
