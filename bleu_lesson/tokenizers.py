@@ -201,9 +201,13 @@ def _import_jieba() -> Any:
     sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # "import" raises
     try:
         import jieba
+    except ImportError:  # a jieba that cannot do without it (or no jieba): import it plainly
+        jieba = None
     finally:
         if "pkg_resources" in sys.modules and sys.modules["pkg_resources"] is None:
             del sys.modules["pkg_resources"]
+    if jieba is None:
+        import jieba
     return jieba
 
 

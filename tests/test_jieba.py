@@ -85,6 +85,21 @@ def test_an_imported_pkg_resources_is_left_alone():
     assert done.stdout == "True\n"
 
 
+def test_a_jieba_that_needs_pkg_resources_still_imports(tmp_path):
+    # a stand-in package named jieba whose import fails without pkg_resources
+    pytest.importorskip("pkg_resources")
+    (tmp_path / "jieba").mkdir()
+    (tmp_path / "jieba" / "__init__.py").write_text("import pkg_resources\nSTAND_IN = 1\n")
+    code = ("import sys\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "from bleu_lesson.tokenizers import _import_jieba\n"
+            "print(_import_jieba().STAND_IN, sys.modules['pkg_resources'] is not None)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1 True\n"
+
+
 # --- the cached runs give jieba's own words ---------------------------------------------------
 # The tokenizer segments each run of jieba's ``re_han_default`` on its own and remembers it;
 # the oracle is a separate ``jieba.Tokenizer`` cutting the whole line, no cache involved.
