@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from math import log
+from typing import Any
 
 from .tok13a import tokenize_13a
 
@@ -131,9 +132,9 @@ _JIEBA_FOLLOWED = ("0.42", "0.42.1")
 def _jieba_split() -> Callable[[str], list[str]]:
     """jieba's default segmentation (dictionary + HMM), then sacrebleu's whitespace split.
 
-    jieba is imported here, on first use; its start-up log (stderr) is silenced, and its
-    dictionary comes from the cache file jieba keeps in the temp folder (built on the very
-    first use only).
+    jieba is imported here, on first use (``_import_jieba``); its start-up log (stderr) is
+    silenced, and its dictionary comes from the cache file jieba keeps in the temp folder
+    (built on the very first use only; ``_load_dictionary``).
 
     jieba's ``cut`` first splits a line with its pattern ``re_han_default`` into runs of
     "Chinese" characters (which it segments) and the rest (which it yields character by
@@ -141,27 +142,35 @@ def _jieba_split() -> Callable[[str], list[str]]:
     same words as cutting the line. The same clause recurs across systems and references far
     more often than a whole line does, so each run is segmented once and remembered, and so
     is each line, as for 13a. A run is cut by ``_cut_run`` (jieba's own steps with jieba's
-    dictionary and HMM, in one pass); the rest by jieba's ``lcut``. ``tests/test_jieba.py``
-    compares the words with jieba's own ``lcut`` on every Chinese line of WMT22 and on
-    generated text.
+    dictionary and HMM, in one pass; each word's score computed once, and the HMM asked
+    once per buffer, ``_remember_hmm``); the rest by jieba's ``lcut``. Like every cache
+    here, these assume jieba is not changed after first use (``jieba.del_word`` changes its
+    HMM's forced splits for the whole process). ``tests/test_jieba.py`` compares the words
+    with jieba's own ``lcut`` on every Chinese line of WMT22 and on generated text.
     """
     import logging
 
-    import jieba
+    jieba = _import_jieba()
     from jieba import finalseg
 
     jieba.setLogLevel(logging.WARNING)
     segmenter = jieba.Tokenizer()
-    segmenter.initialize()
-    runs = jieba.re_han_default  # the pattern jieba.Tokenizer.cut splits a line with
-    freq, log_total = segmenter.FREQ, log(segmenter.total)
     # _cut_run follows jieba 0.42's steps; any other version cuts with jieba's own lcut
     own_cut = getattr(jieba, "__version__", None) in _JIEBA_FOLLOWED
+    if own_cut:
+        _load_dictionary(segmenter)
+    else:
+        segmenter.initialize()
+    runs = jieba.re_han_default  # the pattern jieba.Tokenizer.cut splits a line with
+    freq, log_total = segmenter.FREQ, log(segmenter.total)
+    # log(freq) - log_total of each dictionary word met so far (None: a prefix, not a word)
+    word_scores: dict[str, float | None] = {}
+    hmm = _remember_hmm(finalseg.cut)
 
     @lru_cache(maxsize=_LINES_CACHED)
     def segment(piece: str) -> tuple[str, ...]:
         if own_cut and runs.match(piece):  # jieba's own test: a run of Chinese characters
-            return tuple(_cut_run(piece, freq, log_total, finalseg.cut))
+            return tuple(_cut_run(piece, freq, log_total, hmm, word_scores))
         return tuple(segmenter.lcut(piece))
 
     @lru_cache(maxsize=_LINES_CACHED)
@@ -175,8 +184,79 @@ def _jieba_split() -> Callable[[str], list[str]]:
     return split
 
 
+def _import_jieba() -> Any:
+    """``import jieba``, without the ``pkg_resources`` it would import for nothing.
+
+    jieba 0.42 tries ``import pkg_resources`` (about 80 ms, and a deprecation warning with a
+    recent setuptools) only to open its own package files (``dict.txt``, read when its cache
+    file is missing), and opens them with ``open()`` when that import fails: the same files,
+    the same bytes. So, when neither is imported yet, ``pkg_resources`` is hidden for the
+    time of the import and restored at once; anyone may import it afterwards.
+    """
+    import sys
+
+    if "jieba" in sys.modules or "pkg_resources" in sys.modules:
+        import jieba
+        return jieba
+    sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # "import" raises
+    try:
+        import jieba
+    except ImportError:  # a jieba that cannot do without it (or no jieba): import it plainly
+        jieba = None
+    finally:
+        if "pkg_resources" in sys.modules and sys.modules["pkg_resources"] is None:
+            del sys.modules["pkg_resources"]
+    if jieba is None:
+        import jieba
+    return jieba
+
+
+def _load_dictionary(segmenter: Any) -> None:
+    """jieba 0.42's ``initialize()`` of a new default ``Tokenizer``, its cache file read at once.
+
+    jieba unmarshals ``(FREQ, total)`` from ``jieba.cache`` in the temp folder with
+    ``marshal.load(file)``, which reads the 9 MB file a few bytes per object; the same bytes
+    read whole and given to ``marshal.loads`` are the same objects, in about a third of the
+    time. Nothing is written: when the file is missing or unreadable, jieba's own
+    ``initialize()`` runs (it builds the dictionary and writes its cache file, as always).
+    """
+    import marshal
+    import os
+    import tempfile
+
+    if segmenter.dictionary is None and not segmenter.cache_file:  # jieba's default dictionary
+        path = os.path.join(segmenter.tmp_dir or tempfile.gettempdir(), "jieba.cache")
+        try:
+            with open(path, "rb") as file:
+                segmenter.FREQ, segmenter.total = marshal.loads(file.read())
+        except Exception:  # as jieba: whatever fails, the dictionary is built instead
+            pass
+        else:
+            segmenter.initialized = True
+            return
+    segmenter.initialize()
+
+
+def _remember_hmm(hmm: Callable[[str], Iterable[str]]) -> Callable[[str], tuple[str, ...]]:
+    """``hmm`` (jieba's ``finalseg.cut``), each buffer's words remembered.
+
+    The HMM's words depend on the buffer of characters alone, and the same unknown names
+    and characters recur in many different runs.
+    """
+    @lru_cache(maxsize=_LINES_CACHED)
+    def words(buf: str) -> tuple[str, ...]:
+        return tuple(hmm(buf))
+
+    return words
+
+
+#: no word's score is above 0 (log(freq) <= log(total)): the mark of a fragment not seen yet
+_UNSEEN = 1.0
+
+
 def _cut_run(run: str, freq: dict[str, int], log_total: float,
-             hmm: Callable[[str], Iterable[str]]) -> list[str]:
+             hmm: Callable[[str], Iterable[str]],
+             word_scores: dict[str, float | None]) -> list[str]:
     """The words of one run, as jieba's ``Tokenizer.cut(run)`` (dictionary and HMM) gives them.
 
     jieba 0.42's steps, in one pass and without its generators: for each start k, the
@@ -185,17 +265,26 @@ def _cut_run(run: str, freq: dict[str, int], log_total: float,
     scoring ``log(freq) - log_total`` (no word: the single character, ``log(1)``), a tie
     going to the longer word as jieba's ``max`` over ``(score, end)`` does; then runs of
     single characters that are not a dictionary word go to the ``hmm`` (``finalseg.cut``).
-    The same floating-point sums in the same order, so the same route.
+    The same floating-point sums in the same order, so the same route. ``word_scores``
+    remembers ``log(freq) - log_total`` of each fragment met (None for a prefix that is not
+    a word), so that each is computed once; pass the same dict for the same dictionary.
     """
+    known = word_scores.get
     n = len(run)
     score: list[float] = [0.0] * (n + 1)
     end = list(range(n))
     for k in range(n - 1, -1, -1):
         best = None
         i, frag = k, run[k]
-        while i < n and frag in freq:
-            if freq[frag]:
-                value = log(freq[frag]) - log_total + score[i + 1]
+        while i < n:
+            word = known(frag, _UNSEEN)
+            if word == _UNSEEN:
+                count = freq.get(frag)
+                if count is None:  # no dictionary word starts with frag
+                    break
+                word = word_scores[frag] = log(count) - log_total if count else None
+            if word is not None:
+                value = word + score[i + 1]
                 if best is None or value >= best:
                     best, end[k] = value, i
             i += 1

@@ -53,18 +53,70 @@ def test_lazy_and_silent():
     assert done.stderr == "", f"jieba wrote to stderr: {done.stderr!r}"
 
 
+def test_jieba_is_imported_without_pkg_resources():
+    # jieba's import of pkg_resources is hidden (tokenizers._import_jieba); its package files
+    # are then opened with open(): the bytes pkg_resources itself gives, and the import of
+    # pkg_resources works as before once jieba is in
+    pytest.importorskip("pkg_resources")
+    code = ("import sys\n"
+            "from bleu_lesson.tokenizers import tokenize\n"
+            "print(tokenize('猫坐在垫子上。', 'jieba'))\n"
+            "print('pkg_resources' in sys.modules)\n"
+            "import jieba, pkg_resources\n"
+            "ours = jieba.get_module_res('dict.txt').read()\n"
+            "theirs = pkg_resources.resource_stream('jieba._compat', 'dict.txt').read()\n"
+            "print(ours == theirs, len(ours) > 1_000_000)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == ["['猫', '坐在', '垫子', '上', '。']", "False",
+                                        "True True", ""]
+
+
+def test_an_imported_pkg_resources_is_left_alone():
+    pytest.importorskip("pkg_resources")
+    code = ("import sys, pkg_resources\n"
+            "from bleu_lesson.tokenizers import tokenize\n"
+            "tokenize('猫坐在垫子上。', 'jieba')\n"
+            "print(sys.modules['pkg_resources'] is pkg_resources)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "True\n"
+
+
+def test_a_jieba_that_needs_pkg_resources_still_imports(tmp_path):
+    # a stand-in package named jieba whose import fails without pkg_resources
+    pytest.importorskip("pkg_resources")
+    (tmp_path / "jieba").mkdir()
+    (tmp_path / "jieba" / "__init__.py").write_text("import pkg_resources\nSTAND_IN = 1\n")
+    code = ("import sys\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "from bleu_lesson.tokenizers import _import_jieba\n"
+            "print(_import_jieba().STAND_IN, sys.modules['pkg_resources'] is not None)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1 True\n"
+
+
 # --- the cached runs give jieba's own words ---------------------------------------------------
 # The tokenizer segments each run of jieba's ``re_han_default`` on its own and remembers it;
 # the oracle is a separate ``jieba.Tokenizer`` cutting the whole line, no cache involved.
 
 @pytest.fixture(scope="module")
-def jieba_oracle():
+def jieba_segmenter():
     import logging
 
     jieba.setLogLevel(logging.WARNING)
     segmenter = jieba.Tokenizer()
-    segmenter.initialize()
-    return lambda text: " ".join(segmenter.lcut(text.rstrip())).split()
+    segmenter.initialize()  # jieba's own load of its dictionary
+    return segmenter
+
+
+@pytest.fixture(scope="module")
+def jieba_oracle(jieba_segmenter):
+    return lambda text: " ".join(jieba_segmenter.lcut(text.rstrip())).split()
 
 
 RUN_CHARACTERS = st.sampled_from(
@@ -102,6 +154,111 @@ def test_another_jieba_version_is_cut_by_jieba_itself(monkeypatch, jieba_oracle)
 
     monkeypatch.setattr(jieba, "__version__", "0.43", raising=False)
     monkeypatch.setattr(tokenizers, "_cut_run", not_called)
+    monkeypatch.setattr(tokenizers, "_load_dictionary", not_called)
     split = tokenizers._jieba_split()
     for text in SENTENCES:
         assert split(text) == jieba_oracle(text)
+
+
+# --- the HMM's words, remembered per buffer ---------------------------------------------------
+# The route leaves buffers of single characters to jieba's HMM (finalseg.cut); the tokenizer
+# asks it once per buffer. These runs share buffers in different company (from WMT22 en-zh):
+# "不多了" (the HMM joins "不多"), "奥密克戎" (the HMM finds the word), "在您的" (three single
+# characters), "请让我"; "不多了", "在您的" and "请让我" have the same length.
+SHARED_BUFFERS = ["时间不多了", "留给我们的时间不多了，", "隐形奥密克戎", "奥密克戎",
+                  "隐匿奥密克戎。", "在您的账户中", "在您的电脑上", "请让我知道", "请让我验证您的"]
+
+
+def test_buffers_shared_by_runs_go_to_the_hmm_once(monkeypatch, jieba_oracle):
+    from jieba import finalseg
+
+    from bleu_lesson import tokenizers
+
+    asked: list[str] = []
+    hmm = finalseg.cut
+
+    def counted(buf):
+        asked.append(buf)
+        return hmm(buf)
+
+    monkeypatch.setattr(finalseg, "cut", counted)
+    split = tokenizers._jieba_split()
+    ours = [split(text) for text in SHARED_BUFFERS]
+    monkeypatch.undo()  # the oracle, jieba itself, asks the HMM every time
+    assert ours == [jieba_oracle(text) for text in SHARED_BUFFERS]
+    assert {"不多了", "奥密克戎", "在您的", "请让我"} <= set(asked)
+    assert len(asked) == len(set(asked)), f"a buffer went to the HMM twice: {sorted(asked)}"
+
+
+def test_a_wrong_hmm_memory_is_caught(monkeypatch, jieba_oracle):
+    # plant a bug: remember the HMM's words by the buffer's length, not the buffer
+    from bleu_lesson import tokenizers
+
+    def by_length(hmm):
+        remembered: dict[int, tuple[str, ...]] = {}
+        return lambda buf: remembered.setdefault(len(buf), tuple(hmm(buf)))
+
+    monkeypatch.setattr(tokenizers, "_remember_hmm", by_length)
+    split = tokenizers._jieba_split()
+    assert [split(t) for t in SHARED_BUFFERS] != [jieba_oracle(t) for t in SHARED_BUFFERS]
+
+
+# --- the dictionary, read from jieba's cache file --------------------------------------------
+
+def not_built(self):
+    raise AssertionError("jieba's initialize() ran: the cache file was not read")
+
+
+def test_the_dictionary_is_the_one_jieba_loads(monkeypatch, jieba_segmenter):
+    import os
+    import tempfile
+
+    from bleu_lesson.tokenizers import _load_dictionary
+
+    if not os.path.isfile(os.path.join(tempfile.gettempdir(), "jieba.cache")):
+        pytest.skip("jieba could not write its cache file in the temp folder")
+    ours = jieba.Tokenizer()
+    monkeypatch.setattr(jieba.Tokenizer, "initialize", not_built)
+    _load_dictionary(ours)
+    assert ours.initialized and ours.total == jieba_segmenter.total
+    assert ours.FREQ == jieba_segmenter.FREQ
+
+
+def test_the_cache_file_read_is_jiebas(monkeypatch, tmp_path):
+    # a cache file of our own making in a temp folder of our own: jieba's initialize() and
+    # _load_dictionary must both read it, and give the same dictionary
+    import marshal
+    import tempfile
+
+    from bleu_lesson.tokenizers import _load_dictionary
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    planted = ({"猫": 3, "垫子": 2, "垫": 0}, 5)
+    (tmp_path / "jieba.cache").write_bytes(marshal.dumps(planted))
+    theirs, ours = jieba.Tokenizer(), jieba.Tokenizer()
+    theirs.initialize()
+    monkeypatch.setattr(jieba.Tokenizer, "initialize", not_built)
+    _load_dictionary(ours)
+    assert (ours.FREQ, ours.total) == (theirs.FREQ, theirs.total) == planted
+    assert ours.initialized
+    assert [p.name for p in tmp_path.iterdir()] == ["jieba.cache"]  # nothing written
+
+
+@pytest.mark.parametrize("case", ["missing", "garbage", "wrong shape", "own dictionary"])
+def test_without_a_readable_cache_file_jieba_builds_the_dictionary(monkeypatch, tmp_path, case):
+    import marshal
+    import tempfile
+
+    from bleu_lesson.tokenizers import _load_dictionary
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    good = marshal.dumps(({"猫": 3}, 3))
+    content = {"missing": None, "garbage": good[:-3], "wrong shape": marshal.dumps([1, 2, 3]),
+               "own dictionary": good}[case]
+    if content is not None:
+        (tmp_path / "jieba.cache").write_bytes(content)
+    built = []
+    monkeypatch.setattr(jieba.Tokenizer, "initialize", lambda self: built.append(self))
+    segmenter = jieba.Tokenizer(str(tmp_path / "dict.txt") if case == "own dictionary" else None)
+    _load_dictionary(segmenter)
+    assert built == [segmenter]  # jieba's own initialize() ran, once
