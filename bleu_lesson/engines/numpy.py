@@ -183,14 +183,12 @@ class NumpyEngine:
                                                                       tuple[int, ...]]]:
         lengths, matches = self._index.count(candidates)
         order = self.order
-        pad = (0,) * (order - self._index.max_n)
-        totals_of: dict[int, tuple[int, ...]] = {}  # a length's n-gram totals, L − n + 1
-        out = []
-        for length, row in zip(lengths.tolist(), matches.tolist(), strict=True):
-            totals = totals_of.get(length)
-            if totals is None:
-                counted = min(order, length)
-                totals = totals_of[length] = (tuple(range(length, length - counted, -1))
-                                              + (0,) * (order - counted))
-            out.append((tuple(row) + pad, totals))
-        return out
+        if order > self._index.max_n:  # orders no reference reaches: no match
+            matches = np.pad(matches, ((0, 0), (0, order - self._index.max_n)))
+        lengths_list = lengths.tolist()
+        totals_of = {  # each length's n-gram totals, L − n + 1 (0 once n > L)
+            length: tuple(range(length, length - min(order, length), -1))
+            + (0,) * (order - min(order, length))
+            for length in set(lengths_list)}
+        return list(zip(map(tuple, matches.tolist()), map(totals_of.__getitem__, lengths_list),
+                        strict=True))
