@@ -183,12 +183,13 @@ class NumpyEngine:
                                                                       tuple[int, ...]]]:
         lengths, matches = self._index.count(candidates)
         order = self.order
-        if order > self._index.max_n:  # orders no reference reaches: no match
-            matches = np.pad(matches, ((0, 0), (0, order - self._index.max_n)))
+        rows: Iterable[tuple[int, ...]] = map(tuple, matches.tolist())
+        if order > self._index.max_n:  # orders no reference reaches: no match (one shared pad)
+            pad = (0,) * (order - self._index.max_n)
+            rows = (row + pad for row in rows)
         lengths_list = lengths.tolist()
         totals_of = {  # each length's n-gram totals, L − n + 1 (0 once n > L)
             length: tuple(range(length, length - min(order, length), -1))
             + (0,) * (order - min(order, length))
             for length in set(lengths_list)}
-        return list(zip(map(tuple, matches.tolist()), map(totals_of.__getitem__, lengths_list),
-                        strict=True))
+        return list(zip(rows, map(totals_of.__getitem__, lengths_list), strict=True))
