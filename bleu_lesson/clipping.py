@@ -48,14 +48,17 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
 
         clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
 
-    which is ``sum((ngram_counts(candidate, n) & ref_counts).values())``. An n-gram that
+    which, with the Counters of chapter 03, is
+    ``sum((ngram_counts(candidate, n) & max_reference_counts(references, n)).values())``.
+    An n-gram that
     no reference has clips to 0, so only the candidate's n-grams found in ``ref_counts``
     are counted and clipped; and of those, only a repeated one can be clipped, so when none
     of them repeats the matches are simply how many were found (a shortcut for speed: it
     gives the same numbers). ``ref_counts`` is ``max_reference_counts(references, n)``
     when the caller has it already (a scorer counts each segment's references once); like
     that Counter, it must hold positive counts only. Any mapping with those counts will
-    do, and it may hold other orders too, since an n-gram only equals keys of length n.
+    do (the standard-library engine passes a plain dict), and it may hold other orders
+    too, since an n-gram only equals keys of length n.
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)

@@ -42,12 +42,12 @@ class PythonEngine:
     def __init__(self, references: Sequence[Sequence[Sequence[str]]], order: int) -> None:
         self.order = order
         # What a scorer keeps for as long as it lives is made of tuples and plain dicts of
-        # strings and numbers, which Python's garbage collector stops tracking, so a test
-        # set held in a notebook is not scanned again by every full collection (a Counter
-        # or a list always is). Per segment: its references, and one dict holding
-        # max_reference_counts of orders 1 … (its longest reference): an n-gram can only
-        # equal a key of its own length, so clipped_counts of order n finds in it exactly
-        # what the Counter of order n alone would give.
+        # strings and numbers, which Python's garbage collector stops tracking (all but the
+        # one tuple holding the dicts), so a test set held in a notebook is not scanned again
+        # by every full collection (a Counter or a list always is). Per segment: its
+        # references, and one dict holding max_reference_counts of orders 1 … (its longest
+        # reference): an n-gram can only equal a key of its own length, so clipped_counts
+        # of order n finds in it exactly what the Counter of order n alone would give.
         self._references = tuple(tuple(map(tuple, segment)) for segment in references)
         self._maxima = tuple(_merged(segment, min(order, max(map(len, segment), default=0)))
                              for segment in self._references)
