@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import starmap
 
@@ -419,10 +419,11 @@ class BleuScorer:
         >>> scorer.built_on([["x y z"], ["w"]]), scorer.built_on([["a b"], ["d"]])
         (True, False)
         """
+        refs = _check_corpus_references(references)
         tokenize = self.options.tokenize
-        return len(references) == len(self) and all(
+        return len(refs) == len(self) and all(
             tuple(len(tokenize(r)) for r in segment) == lengths
-            for segment, lengths in zip(references, self._ref_lens, strict=True))
+            for segment, lengths in zip(refs, self._ref_lens, strict=True))
 
     def _check(self, candidates: Sequence[str]) -> list[str]:
         cands = _check_candidates(candidates)
@@ -460,14 +461,17 @@ class BleuScorer:
             self._memo.move_to_end(key)
         return rows
 
+    def iter_segment_stats(self, candidates: Sequence[str]) -> Iterator[BleuStats]:
+        """One ``BleuStats`` per candidate, each made when it is asked for."""
+        return starmap(BleuStats, self._rows(candidates))
+
     def segment_stats(self, candidates: Sequence[str]) -> list[BleuStats]:
         """One ``BleuStats`` per candidate (what a bootstrap resamples)."""
-        return list(starmap(BleuStats, self._rows(candidates)))
+        return list(self.iter_segment_stats(candidates))
 
     def corpus_stats(self, candidates: Sequence[str]) -> BleuStats:
         """The corpus's statistics: literally the sum of its segments' statistics."""
-        # the segments' BleuStats, added one by one as they are made
-        return sum(starmap(BleuStats, self._rows(candidates)))  # type: ignore[return-value]
+        return sum(self.iter_segment_stats(candidates))  # type: ignore[return-value]
 
     def score_stats(self, stats: BleuStats) -> BleuResult:
         """Score statistics (one segment's, a sum, a resample) with this scorer's options."""

@@ -338,3 +338,18 @@ def test_the_clipping_table_is_built_from_the_scoring_functions(monkeypatch):
     plant(monkeypatch, clipping.max_reference_counts)
     assert _table() != before_table
     assert scoring_probes() != before_scores
+
+
+def test_chapter_07_quotes_corpus_stats_as_it_is():
+    """Chapter 07 quotes ``corpus_stats``'s one line in its prose (it is not a show_source,
+    so nothing else would notice the quote going stale)."""
+    from bleu_lesson import BleuScorer
+
+    path = next(p for p in NOTEBOOKS if p.name.startswith("07_"))
+    prose = "".join("".join(c["source"]) for c in json.loads(path.read_text("utf-8"))["cells"]
+                    if c["cell_type"] == "markdown")
+    quoted = prose.split("`corpus_stats` 只有一行：`", 1)[1].split("`", 1)[0]
+    body = [line.strip().split("  #")[0]  # the code, without a trailing comment
+            for line in inspect.getsource(BleuScorer.corpus_stats).splitlines()
+            if line.strip() and not line.strip().startswith(("def ", '"""', "#"))]
+    assert body == [quoted]  # one line, and the one the chapter quotes
