@@ -634,6 +634,9 @@ class SystemsExplorer(_Explorer):
         self.corpus = corpus
         self._scorers: dict = dict(scorers or {})
         for (which_refs, name), scorer in self._scorers.items():
+            if which_refs not in ("both", *corpus.references):
+                raise ValueError(f"scorers[{which_refs!r}, {name!r}]: the references must be "
+                                 f"one of {', '.join(map(repr, ('both', *corpus.references)))}")
             if scorer.options.tokenizer != name or len(scorer) != len(corpus):
                 raise ValueError(f"scorers[..., {name!r}] must be a BleuScorer with tokenizer "
                                  f"{name!r} on the corpus's {len(corpus)} segments, got "

@@ -59,3 +59,20 @@ def test_a_scorer_of_another_reference_set_is_refused():
     both = bleu.BleuScorer(TOY_CORPUS.references_for("both"), tokenizer="13a")
     with pytest.raises(ValueError, match="not built on"):  # two references per segment, not one
         widgets.SystemsExplorer(TOY_CORPUS, scorers={("B", "13a"): both})
+
+
+def test_a_scorer_under_an_unknown_reference_set_names_scorers():
+    given = bleu.BleuScorer(TOY_CORPUS.references_for("A"), tokenizer="13a")
+    with pytest.raises(ValueError, match=r"scorers\['C', '13a'\]: the references must be one"):
+        widgets.SystemsExplorer(TOY_CORPUS, scorers={("C", "13a"): given})
+
+
+@pytest.mark.parametrize("bad, message", [
+    ((r for r in [["a"]]), "references must be a list"),   # a generator has no length
+    ([[1], [2]], r"references\[0\]\[0\] must be a str"),
+    (["the cat", "a dog"], "not a single str"),             # one reference per segment, unwrapped
+])
+def test_built_on_checks_its_argument(bad, message):
+    scorer = bleu.BleuScorer([["the cat"], ["a dog"]], tokenizer="none")
+    with pytest.raises(TypeError, match=message):
+        scorer.built_on(bad)
