@@ -191,7 +191,10 @@ def _import_jieba() -> Any:
     recent setuptools) only to open its own package files (``dict.txt``, read when its cache
     file is missing), and opens them with ``open()`` when that import fails: the same files,
     the same bytes. So, when neither is imported yet, ``pkg_resources`` is hidden for the
-    time of the import and restored at once; anyone may import it afterwards.
+    time of the import and restored at once; anyone may import it afterwards. (While jieba
+    is being imported, about 20 ms, another thread's ``import pkg_resources`` would fail:
+    a kernel's own threads import nothing.) If that jieba cannot be imported without it,
+    whatever of it was imported is dropped and jieba is imported again, plainly.
     """
     import sys
 
@@ -207,6 +210,8 @@ def _import_jieba() -> Any:
         if "pkg_resources" in sys.modules and sys.modules["pkg_resources"] is None:
             del sys.modules["pkg_resources"]
     if jieba is None:
+        for name in [m for m in sys.modules if m == "jieba" or m.startswith("jieba.")]:
+            del sys.modules[name]  # parts imported without pkg_resources: import them again
         import jieba
     return jieba
 

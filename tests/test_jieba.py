@@ -100,6 +100,25 @@ def test_a_jieba_that_needs_pkg_resources_still_imports(tmp_path):
     assert done.stdout == "1 True\n"
 
 
+def test_the_retry_imports_again_what_the_first_try_imported(tmp_path):
+    # a stand-in whose submodule guards its pkg_resources import (so it loads without it)
+    # and whose __init__ then needs pkg_resources: the retry must run the submodule again
+    pytest.importorskip("pkg_resources")
+    (tmp_path / "jieba").mkdir()
+    (tmp_path / "jieba" / "_compat.py").write_text(
+        "try:\n    import pkg_resources\n    SAW = True\nexcept ImportError:\n    SAW = False\n")
+    (tmp_path / "jieba" / "__init__.py").write_text(
+        "from . import _compat\nimport pkg_resources\n")
+    code = ("import sys\n"
+            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            "from bleu_lesson.tokenizers import _import_jieba\n"
+            "print(_import_jieba()._compat.SAW)\n")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "True\n"
+
+
 # --- the cached runs give jieba's own words ---------------------------------------------------
 # The tokenizer segments each run of jieba's ``re_han_default`` on its own and remembers it;
 # the oracle is a separate ``jieba.Tokenizer`` cutting the whole line, no cache involved.
