@@ -48,9 +48,8 @@ def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]]
 
         clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
 
-    which, with the Counters of chapter 03, is
-    ``sum((ngram_counts(candidate, n) & max_reference_counts(references, n)).values())``.
-    An n-gram that
+    which, when ``ref_counts`` is the Counter ``max_reference_counts`` gives, is
+    ``sum((ngram_counts(candidate, n) & ref_counts).values())``. An n-gram that
     no reference has clips to 0, so only the candidate's n-grams found in ``ref_counts``
     are counted and clipped; and of those, only a repeated one can be clipped, so when none
     of them repeats the matches are simply how many were found (a shortcut for speed: it
