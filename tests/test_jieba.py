@@ -53,6 +53,14 @@ def test_lazy_and_silent():
     assert done.stderr == "", f"jieba wrote to stderr: {done.stderr!r}"
 
 
+def _fresh_python(code: str) -> str:
+    """What ``code`` prints in a new interpreter (imports there are first imports)."""
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_jieba_is_imported_without_pkg_resources():
     # jieba's import of pkg_resources is hidden (tokenizers._import_jieba); its package files
     # are then opened with open(): the bytes pkg_resources itself gives, and the import of
@@ -66,11 +74,8 @@ def test_jieba_is_imported_without_pkg_resources():
             "ours = jieba.get_module_res('dict.txt').read()\n"
             "theirs = pkg_resources.resource_stream('jieba._compat', 'dict.txt').read()\n"
             "print(ours == theirs, len(ours) > 1_000_000)\n")
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n") == ["['猫', '坐在', '垫子', '上', '。']", "False",
-                                        "True True", ""]
+    assert _fresh_python(code).split("\n") == ["['猫', '坐在', '垫子', '上', '。']", "False",
+                                                "True True", ""]
 
 
 def test_an_imported_pkg_resources_is_left_alone():
@@ -79,44 +84,38 @@ def test_an_imported_pkg_resources_is_left_alone():
             "from bleu_lesson.tokenizers import tokenize\n"
             "tokenize('猫坐在垫子上。', 'jieba')\n"
             "print(sys.modules['pkg_resources'] is pkg_resources)\n")
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "True\n"
+    assert _fresh_python(code) == "True\n"
+
+
+def _with_stand_in(folder, files: dict[str, str], line: str) -> str:
+    """What ``line`` prints in a new interpreter where ``import jieba`` finds a stand-in
+    package made of ``files`` (in ``folder``) and ``_import_jieba`` is imported."""
+    (folder / "jieba").mkdir()
+    for name, text in files.items():
+        (folder / "jieba" / name).write_text(text)
+    return _fresh_python(f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
+                         f"from bleu_lesson.tokenizers import _import_jieba\n{line}\n")
 
 
 def test_a_jieba_that_needs_pkg_resources_still_imports(tmp_path):
     # a stand-in package named jieba whose import fails without pkg_resources
     pytest.importorskip("pkg_resources")
-    (tmp_path / "jieba").mkdir()
-    (tmp_path / "jieba" / "__init__.py").write_text("import pkg_resources\nSTAND_IN = 1\n")
-    code = ("import sys\n"
-            f"sys.path.insert(0, {str(tmp_path)!r})\n"
-            "from bleu_lesson.tokenizers import _import_jieba\n"
-            "print(_import_jieba().STAND_IN, sys.modules['pkg_resources'] is not None)\n")
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "1 True\n"
+    printed = _with_stand_in(tmp_path, {"__init__.py": "import pkg_resources\nSTAND_IN = 1\n"},
+                             "print(_import_jieba().STAND_IN, "
+                             "sys.modules['pkg_resources'] is not None)")
+    assert printed == "1 True\n"
 
 
 def test_the_retry_imports_again_what_the_first_try_imported(tmp_path):
     # a stand-in whose submodule guards its pkg_resources import (so it loads without it)
     # and whose __init__ then needs pkg_resources: the retry must run the submodule again
     pytest.importorskip("pkg_resources")
-    (tmp_path / "jieba").mkdir()
-    (tmp_path / "jieba" / "_compat.py").write_text(
-        "try:\n    import pkg_resources\n    SAW = True\nexcept ImportError:\n    SAW = False\n")
-    (tmp_path / "jieba" / "__init__.py").write_text(
-        "from . import _compat\nimport pkg_resources\n")
-    code = ("import sys\n"
-            f"sys.path.insert(0, {str(tmp_path)!r})\n"
-            "from bleu_lesson.tokenizers import _import_jieba\n"
-            "print(_import_jieba()._compat.SAW)\n")
-    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "True\n"
+    printed = _with_stand_in(tmp_path, {
+        "_compat.py": "try:\n    import pkg_resources\n    SAW = True\n"
+                      "except ImportError:\n    SAW = False\n",
+        "__init__.py": "from . import _compat\nimport pkg_resources\n",
+    }, "print(_import_jieba()._compat.SAW)")
+    assert printed == "True\n"
 
 
 # --- the cached runs give jieba's own words ---------------------------------------------------
