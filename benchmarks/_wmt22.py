@@ -1,8 +1,8 @@
 """Where the benchmarks find the WMT22 test set: the one rule every ``benchmarks/*.py`` uses.
 
-The library's own lookup (``bleu_lesson.datasets.fetch_dataset``), never a download:
+The library's own lookup (``bleu_lesson.data.datasets.fetch_dataset``), never a download:
 ``--data FOLDER`` if given, else ``$BLEU_LESSON_WMT22_DIR``, else the user cache that
-``make data`` fills (``bleu_lesson.datasets.default_cache_dir()``). Every file is checked
+``make data`` fills (``bleu_lesson.data.datasets.default_cache_dir()``). Every file is checked
 against its SHA-256, so a figure is always measured on the published data. In a script::
 
     from _wmt22 import add_data_argument, wmt22_folder
@@ -21,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bleu_lesson.datasets import (
+from bleu_lesson.data.datasets import (
     WMT22_ENV_VAR,
     DatasetNotFoundError,
     dataset,

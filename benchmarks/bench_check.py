@@ -28,14 +28,14 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from bleu_lesson.course import check_submissions, make_student_copy
-from bleu_lesson.sandbox import backend
+from bleu_lesson.grading.course import check_submissions, make_student_copy
+from bleu_lesson.grading.sandbox import backend
 
 ROOT = Path(__file__).resolve().parents[1]
 
 _GRADER = '''
 import json as _json
-from bleu_lesson import exercises as _ex
+from bleu_lesson.teaching import exercises as _ex
 _out = {{}}
 for _id in {ids!r}:
     _name = _ex.EXERCISES[_id].answer_name
@@ -79,7 +79,7 @@ def main() -> int:
     student = make_student_copy(nb, source.name)
     wrong = json.loads(json.dumps(nb).replace("range(len(tokens) - n + 1)",
                                               "range(len(tokens) - n)"))
-    from bleu_lesson.exercises import EXERCISES
+    from bleu_lesson.teaching.exercises import EXERCISES
 
     ids = [ex.id for ex in EXERCISES.values() if ex.chapter == args.chapter]
     with tempfile.TemporaryDirectory() as tmp:

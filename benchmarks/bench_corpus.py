@@ -38,7 +38,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
 
 from bleu_lesson import BleuScorer, references_from_streams
-from bleu_lesson.tokenizers import _tokens_13a
+from bleu_lesson.core.tokenizers import _tokens_13a
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # its "looks tokenized" warning
 

@@ -11,7 +11,7 @@ and pays its own jieba start-up (the dictionary from jieba's cache file):
 
 - ``segment``: every line of the 13 en-zh systems and both references (30,555 lines), one
   after another: jieba's ``Tokenizer().lcut`` on each line, then the whitespace split,
-  against ``bleu_lesson.tokenizers.get_tokenizer("jieba")`` (each run of Chinese characters
+  against ``bleu_lesson.core.tokenizers.get_tokenizer("jieba")`` (each run of Chinese characters
   cut once and remembered, and each line). The start-up is printed apart.
 - ``chapter 09``: what chapter 09 does in section 7.1, start-up included:
   ``BleuScorer(en_zh.references_for("both"), tokenizer=...)``, then each of the 13 systems
@@ -53,7 +53,7 @@ if workload == "segment":
     if side == "jieba":
         split = jiebas_own()
     else:
-        from bleu_lesson.tokenizers import get_tokenizer
+        from bleu_lesson.core.tokenizers import get_tokenizer
         split = get_tokenizer("jieba")
         split("预热")  # jieba is imported and its dictionary loaded on first use
     setup = time.process_time() - cpu
@@ -62,7 +62,7 @@ if workload == "segment":
     lines = len(lines)
 else:
     from bleu_lesson import BleuScorer
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
     en_zh = load_wmt22("en-zh", folder, download=False)
     references = en_zh.references_for("both")
     lines, setup = 0, 0.0

@@ -27,14 +27,14 @@ from sacrebleu.significance import (
 )
 
 from bleu_lesson import BleuScorer
-from bleu_lesson.datasets import load_wmt22
-from bleu_lesson.significance import (
+from bleu_lesson.analysis.significance import (
     _estimate_ci,
     bootstrap_indices,
     paired_approximate_randomization_stats,
     paired_bootstrap_stats,
     resample_scores,
 )
+from bleu_lesson.data.datasets import load_wmt22
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 

@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from bleu_lesson.widgets import BleuExplorer, render_bleu
+from bleu_lesson.teaching.widgets import BleuExplorer, render_bleu
 
 WORDS = ("the a cat dog sat on mat is was there here and of to in it that with for "
          "as by at from this be are not").split()

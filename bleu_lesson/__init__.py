@@ -2,15 +2,15 @@
 
 The course's own API, the names a chapter imports. The seed chapter's four functions
 (``tokenize``, ``get_ngrams``, ``count_clipped_ngrams``, ``compute_bleu``) live only in
-``bleu_lesson.seed``; the tokenizers by name are ``bleu_lesson.tokenizers.tokenize``.
+``bleu_lesson.core.seed``; the tokenizers by name are ``bleu_lesson.core.tokenizers.tokenize``.
 
 Everything here is standard library only; sacrebleu is loaded when a standard tokenizer
-is first used, matplotlib and ipywidgets only by ``bleu_lesson.plots`` and
-``bleu_lesson.widgets``.
+is first used, matplotlib and ipywidgets only by ``bleu_lesson.teaching.plots`` and
+``bleu_lesson.teaching.widgets``.
 """
 
-from ._version import __version__
-from .bleu import (
+from bleu_lesson._version import __version__
+from bleu_lesson.core.bleu import (
     BleuOptions,
     BleuResult,
     BleuScorer,
@@ -20,14 +20,19 @@ from .bleu import (
     score_stats,
     sentence_bleu,
 )
-from .brevity import brevity_penalty, closest_ref_length
-from .clipping import ClippedNGram, clipped_counts, clipping_table, max_reference_counts
-from .display import show_source
-from .doctor import doctor
-from .ngrams import all_ngram_counts, ngram_counts, ngrams
-from .smoothing import SMOOTHING_METHODS
-from .stats import BleuStats, sum_stats
-from .tokenizers import TOKENIZERS, get_tokenizer
+from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
+from bleu_lesson.core.clipping import (
+    ClippedNGram,
+    clipped_counts,
+    clipping_table,
+    max_reference_counts,
+)
+from bleu_lesson.core.ngrams import all_ngram_counts, ngram_counts, ngrams
+from bleu_lesson.core.smoothing import SMOOTHING_METHODS
+from bleu_lesson.core.stats import BleuStats, sum_stats
+from bleu_lesson.core.tokenizers import TOKENIZERS, get_tokenizer
+from bleu_lesson.data.doctor import doctor
+from bleu_lesson.teaching.display import show_source
 
 __all__ = [
     "__version__",

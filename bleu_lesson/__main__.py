@@ -27,12 +27,12 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import seed
-from .bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
-from .datasets import DATASETS, SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
-from .smoothing import SMOOTHING_METHODS
-from .stats import sum_stats
-from .tokenizers import TOKENIZERS
+from bleu_lesson.core import seed
+from bleu_lesson.core.bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
+from bleu_lesson.core.smoothing import SMOOTHING_METHODS
+from bleu_lesson.core.stats import sum_stats
+from bleu_lesson.core.tokenizers import TOKENIZERS
+from bleu_lesson.data.datasets import DATASETS, SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
 
 __all__ = ["main", "seed_demo"]
 
@@ -63,7 +63,7 @@ def _seed_lines(label: str, candidate: str, references: list[str]) -> list[str]:
 
 
 def seed_demo() -> str:
-    """What the seed's ``bleu_score.py`` prints, computed with ``bleu_lesson.seed``."""
+    """What the seed's ``bleu_score.py`` prints, computed with ``bleu_lesson.core.seed``."""
     # here, not at the top: datasets imports the download machinery (urllib, ssl, …),
     # which ``score`` does not need
 
@@ -230,7 +230,7 @@ def _score(args: argparse.Namespace) -> int:
 
 def _many_systems(args: argparse.Namespace, scorer: BleuScorer, systems: list, paired) -> int:
     """Several systems: a table like sacrebleu's, with a paired test against the first."""
-    from .significance import (
+    from bleu_lesson.analysis.significance import (
         _estimate_ci,
         bootstrap_indices,
         paired_approximate_randomization_stats,
@@ -344,7 +344,7 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from .datasets import (
+    from bleu_lesson.data.datasets import (
         DatasetNotFoundError,
         dataset,
         fetch_dataset,
@@ -393,7 +393,7 @@ def _default_notebooks() -> list[str]:
 
 
 def _student(args: argparse.Namespace) -> int:
-    from .course import write_student_copies
+    from bleu_lesson.grading.course import write_student_copies
 
     notebooks = args.notebooks or _default_notebooks()
     try:
@@ -412,7 +412,7 @@ def _stop_children() -> None:
     import signal
     import time
 
-    from .sandbox import _descendants
+    from bleu_lesson.grading.sandbox import _descendants
 
     for attempt in range(2):  # again: a worker may have been starting a checker
         for pid in _descendants(os.getpid()):
@@ -428,7 +428,7 @@ def _run_checks(paths: list[str], on_result, progress, **options) -> None:
     """Check ``paths``, calling ``on_result(k, rows)`` in this thread as each submission
     finishes (k indexes ``paths``); on Ctrl-C ``check_submissions`` kills the running
     sandboxes and raises again."""
-    from . import course
+    from bleu_lesson.grading import course
 
     course.check_submissions(paths, progress=progress, on_result=on_result, **options)
 
@@ -453,8 +453,15 @@ def _check(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from .course import NO_DATA, Row, check_report_path, shown, summary_table, write_report
-    from .sandbox import Limits, backend, describe
+    from bleu_lesson.grading.course import (
+        NO_DATA,
+        Row,
+        check_report_path,
+        shown,
+        summary_table,
+        write_report,
+    )
+    from bleu_lesson.grading.sandbox import Limits, backend, describe
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise CLIError(f"--timeout must be a finite number of seconds > 0, got {args.timeout:g}")
@@ -464,7 +471,7 @@ def _check(args: argparse.Namespace) -> int:
     limits = Limits(memory=_memory_size(args.memory))
     chapter = None
     if args.chapter is not None:
-        from .chapters import registry
+        from bleu_lesson.teaching.chapters import registry
 
         text = args.chapter.strip()
         chapter = f"{int(text):02d}" if text.isascii() and text.isdigit() else text
@@ -541,7 +548,7 @@ def _check(args: argparse.Namespace) -> int:
     unjudged = sorted({shown(r.submission) for r in rows(None)
                        if r.detail.startswith(NO_DATA)})
     if unjudged:  # the machine's fault, not the students': say it where the eye lands
-        from .datasets import get_data_hint
+        from bleu_lesson.data.datasets import get_data_hint
 
         print(f"{PROG}: error: check: {len(unjudged)} of {len(paths)} submissions were not "
               f"judged, their chapter needs the WMT22 data and it is not on this machine "

@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-# The solution markers are parsed in one place, bleu_lesson.course; the tests use it too.
-from bleu_lesson.course import BEGIN, END, solution_blocks, stub_solutions  # noqa: F401
+# The solution markers are parsed in one place, bleu_lesson.grading.course; the tests use it too.
+from bleu_lesson.grading.course import BEGIN, END, solution_blocks, stub_solutions  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -20,7 +20,7 @@ _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)
 
 # Chapters that need the real WMT22 data, which is never downloaded during tests.
 def _needs_data() -> tuple[str, ...]:
-    from bleu_lesson.chapters import registry
+    from bleu_lesson.teaching.chapters import registry
 
     return tuple(ch.notebook for ch in registry().values() if ch.needs_data)
 
@@ -32,12 +32,12 @@ NEEDS_WMT22 = _needs_data()  # from the chapter registry (NEEDS_DATA in chapters
 
 def data_skip_reason(problem: str = "WMT22 data not found") -> str:
     """The skip reason of every test that needs the WMT22 data: what is wrong, then what
-    to do (``bleu_lesson.datasets.get_data_hint``, the line ``make notebooks`` prints too).
+    to do (``bleu_lesson.data.datasets.get_data_hint``, the line ``make notebooks`` prints too).
 
     >>> data_skip_reason().startswith("WMT22 data not found: run `make data`")
     True
     """
-    from bleu_lesson.datasets import get_data_hint
+    from bleu_lesson.data.datasets import get_data_hint
 
     return f"{problem}: {get_data_hint()}"
 
@@ -48,7 +48,7 @@ def find_dataset(name: str) -> Path | str:
     it (``BLEU_LESSON_WMT22_DIR``, then the user cache; never downloaded), or the skip
     reason of the tests that need it. Found once per session (cached): later tests that
     point the environment elsewhere do not change the answer."""
-    from bleu_lesson.datasets import WMT22_ENV_VAR, DatasetNotFoundError, fetch_dataset
+    from bleu_lesson.data.datasets import WMT22_ENV_VAR, DatasetNotFoundError, fetch_dataset
 
     value = os.environ.get(WMT22_ENV_VAR)
     if value and not Path(value).is_dir():

@@ -20,7 +20,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from bleu_lesson.smoothing import SMOOTHING
+from bleu_lesson.core.smoothing import SMOOTHING
 
 __all__ = [
     "SACREBLEU_TOKENIZERS", "SACREBLEU_SMOOTHING", "NLTK_SMOOTHING", "ALL_SMOOTHING",

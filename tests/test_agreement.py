@@ -1,5 +1,5 @@
-"""``bleu_lesson.agreement``: correlations checked by hand arithmetic, scipy when installed,
-and the issue's figures (measured with sacrebleu) on the WMT22 zh-en human judgments."""
+"""``bleu_lesson.analysis.agreement``: correlations checked by hand arithmetic, scipy when
+installed, and the issue's figures (measured with sacrebleu) on the WMT22 zh-en human judgments."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bleu_lesson.agreement import (
+from bleu_lesson.analysis.agreement import (
     concordance,
     disagreements,
     kendall_tau,
@@ -124,7 +124,7 @@ def test_reproduces_the_issues_figures(wmt22_dir):
     """Kendall tau 0.569 / pairwise accuracy 0.785 (BLEU, ref A, 13a, 12 systems), 0.636 with
     HUMAN-B; chrF 0.446 and 0.532: the figures measured with sacrebleu in issue 12."""
     sacrebleu = pytest.importorskip("sacrebleu")
-    from bleu_lesson.datasets import load_wmt22, load_wmt22_human
+    from bleu_lesson.data.datasets import load_wmt22, load_wmt22_human
 
     data = load_wmt22("zh-en", wmt22_dir, download=False)
     human = load_wmt22_human("zh-en", wmt22_dir).z()

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-widgets = pytest.importorskip("bleu_lesson.widgets")
+widgets = pytest.importorskip("bleu_lesson.teaching.widgets")
 
 # metric scores: a 30, b 25, c 20, d 28; people: a .1 > b 0 > d -.1 > c -.2
 # pairs: (a,b) (a,c) (a,d) (b,c) agree, (b,d) disagrees [BLEU d > b, people b > d], (c,d) agree
@@ -79,8 +79,8 @@ def test_render_never_raises():
 
 @pytest.mark.wmt22
 def test_real_data_default_view(wmt22_dir):
-    from bleu_lesson.datasets import load_wmt22, load_wmt22_human
-    from bleu_lesson.metric_cache import system_tables
+    from bleu_lesson.analysis.metric_cache import system_tables
+    from bleu_lesson.data.datasets import load_wmt22, load_wmt22_human
 
     tables = system_tables(load_wmt22("zh-en", wmt22_dir, download=False))
     human = load_wmt22_human("zh-en", wmt22_dir).z()
@@ -98,8 +98,8 @@ def test_real_data_default_view(wmt22_dir):
 def test_real_data_ter_against_reference_b_is_shown(wmt22_dir):
     """The cache now holds TER against B and A+B: the explorer scores them (12 systems,
     HUMAN-B left out because it is reference B) instead of saying they are missing."""
-    from bleu_lesson.datasets import load_wmt22, load_wmt22_human
-    from bleu_lesson.metric_cache import system_tables
+    from bleu_lesson.analysis.metric_cache import system_tables
+    from bleu_lesson.data.datasets import load_wmt22, load_wmt22_human
 
     tables = system_tables(load_wmt22("zh-en", wmt22_dir, download=False))
     human = load_wmt22_human("zh-en", wmt22_dir).z()

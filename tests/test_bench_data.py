@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_lesson.datasets import dataset
+from bleu_lesson.data.datasets import dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"

@@ -1,12 +1,12 @@
-"""Chapter 10's exercises (bleu_lesson/chapters/ch10.py): a right, a wrong, a crashing and an
-unfinished answer for each; the reference values are checked by hand arithmetic."""
+"""Chapter 10's exercises (bleu_lesson/teaching/chapters/ch10.py): a right, a wrong, a crashing
+and an unfinished answer for each; the reference values are checked by hand arithmetic."""
 
 from __future__ import annotations
 
 import pytest
 
-from bleu_lesson import exercises
-from bleu_lesson.chapters import ch10
+from bleu_lesson.teaching import exercises
+from bleu_lesson.teaching.chapters import ch10
 
 
 def right_accuracy(metric, human):   # written as a learner would, not with the library
@@ -96,7 +96,7 @@ def test_a_string_is_told_to_be_a_number(capsys):
 
 
 def test_quiz_is_registered():
-    from bleu_lesson import quiz
+    from bleu_lesson.teaching import quiz
 
     assert len(quiz.QUIZZES["10"]) == 3
     right = [q.choices[q.correct_index].text for q in quiz.QUIZZES["10"]]

@@ -1,5 +1,5 @@
 """The numbers chapter 10's prose states, recomputed here from the raw data with sacrebleu
-and the csv module (not with bleu_lesson.agreement), must be the ones the markdown says.
+and the csv module (not with bleu_lesson.analysis.agreement), must be the ones the markdown says.
 
 The documented outputs ("预期输出") are compared with the stored outputs by
 tests/test_notebooks.py; this file covers the figures written into sentences.

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from notebook_tools import NOTEBOOK_DIR
 
-from bleu_lesson import course, sandbox
 from bleu_lesson.__main__ import build_parser, main
+from bleu_lesson.grading import course, sandbox
 
 
 def _table(path: Path) -> list[list[str]]:

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from notebook_tools import NOTEBOOK_DIR
 
-from bleu_lesson import course, datasets, sandbox
 from bleu_lesson.__main__ import main
+from bleu_lesson.data import datasets
+from bleu_lesson.grading import course, sandbox
 
 CH09 = NOTEBOOK_DIR / "09_wmt22_case_study.ipynb"
 
@@ -74,7 +75,7 @@ def test_inside_the_sandbox_the_test_set_and_the_judgments_load_read_only(cache_
     ranked = len([x for x in (cache_only / "humaneval" / "ad-sys-ranking-zh-en-z-names.csv")
                   .read_text(encoding="utf-8").splitlines() if x.strip()])
     code = ("import os\n"
-            "from bleu_lesson.datasets import load_wmt22, load_wmt22_human\n"
+            "from bleu_lesson.data.datasets import load_wmt22, load_wmt22_human\n"
             "d = load_wmt22('zh-en', download=False)\n"
             "h = load_wmt22_human('zh-en', download=False)\n"
             "try:\n"
@@ -198,7 +199,7 @@ def test_a_cache_of_links_is_readable_inside(linked_cache, kind):
         pytest.skip("unshare cannot make namespaces here")
     first = (linked_cache / "generaltest2022.zh-en.ref.A.en").read_text(
         encoding="utf-8").split("\n")[0]
-    code = ("from bleu_lesson.datasets import load_wmt22, load_wmt22_human\n"
+    code = ("from bleu_lesson.data.datasets import load_wmt22, load_wmt22_human\n"
             "d = load_wmt22('zh-en', download=False)\n"
             "h = load_wmt22_human('zh-en', download=False)\n"
             "print(repr(d.references['A'][0]), len(h.scores) > 10)\n")

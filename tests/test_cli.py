@@ -511,7 +511,7 @@ def test_ascii_only_terminal_gets_no_traceback(env):
 
 
 def test_memory_error_is_one_line(files, monkeypatch, capsys):
-    from bleu_lesson import bleu
+    from bleu_lesson.core import bleu
 
     def out_of_memory(self, candidates):
         raise MemoryError
@@ -522,7 +522,7 @@ def test_memory_error_is_one_line(files, monkeypatch, capsys):
 
 
 def test_missing_library_gives_a_hint(files, monkeypatch, capsys):
-    from bleu_lesson import bleu
+    from bleu_lesson.core import bleu
 
     def no_sacrebleu(self, candidates):
         raise ModuleNotFoundError("No module named 'sacrebleu'", name="sacrebleu")

@@ -20,8 +20,8 @@ from notebook_tools import (
     wmt22_unavailable,
 )
 
-from bleu_lesson import course
 from bleu_lesson.__main__ import main
+from bleu_lesson.grading import course
 
 CHAPTERS = chapters()
 pytestmark = pytest.mark.skipif(not CHAPTERS, reason="no chapter notebooks yet")

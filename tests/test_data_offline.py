@@ -15,8 +15,8 @@ import threading
 
 import pytest
 
-from bleu_lesson import datasets
 from bleu_lesson.__main__ import main
+from bleu_lesson.data import datasets
 
 HUMAN = sorted(datasets.dataset("wmt22-human").files)  # the five files of the README
 FIRST_TEST_SET_FILE = "generaltest2022.zh-en.src.zh"

@@ -1,4 +1,4 @@
-"""``bleu_lesson.datasets``: the running examples, checked against NLTK, and the WMT22 loader.
+"""``bleu_lesson.data.datasets``: the running examples, checked against NLTK, and the WMT22 loader.
 
 The loader's paths (local folder, corrupted file, missing file, download, offline, corrupted
 download, dropped connection) run twice: on a tiny synthetic WMT22 folder with its own
@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 import bleu_lesson
-from bleu_lesson import datasets
-from bleu_lesson.datasets import (
+from bleu_lesson.data import datasets
+from bleu_lesson.data.datasets import (
     EXAMPLES,
     WMT22_ENV_VAR,
     DatasetNotFoundError,
@@ -151,7 +151,7 @@ def test_example_checks_its_fields():
 
 
 def test_datasets_imports_no_third_party_library():
-    code = ("import sys, bleu_lesson.datasets; "
+    code = ("import sys, bleu_lesson.data.datasets; "
             "print(sorted(m for m in ('sacrebleu', 'nltk', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

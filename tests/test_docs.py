@@ -198,7 +198,7 @@ def test_doctor_exists():
 
 
 def test_report_columns_and_statuses_match_the_code(tmp_path):
-    from bleu_lesson import course
+    from bleu_lesson.grading import course
 
     report = tmp_path / "report.csv"
     course.write_report([course.Row("a.ipynb", "3.1", "pass", "5/5")], report)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bleu_lesson.doctor import check_environment, doctor
+from bleu_lesson.data.doctor import check_environment, doctor
 
 GOOD = {"sacrebleu": "2.6.0", "ipywidgets": "8.1.9", "jupyterlab_widgets": "3.0.17",
         "matplotlib": "3.11.2", "jupyterlab": "4.6.6", "nltk": "3.10.4"}

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bleu_lesson import exercises
+from bleu_lesson.teaching import exercises
 
 # Right answers written independently of the library (as a learner would).
 
@@ -298,8 +298,8 @@ def test_a_judge_decides_instead_of_a_reference():
 def test_registry_matches_the_notebooks():
     from notebook_tools import NOTEBOOK_DIR, load, source
 
-    from bleu_lesson import widgets
-    from bleu_lesson.chapters import registry
+    from bleu_lesson.teaching import widgets
+    from bleu_lesson.teaching.chapters import registry
 
     chapters = registry()
     on_disk = sorted(p.name for p in NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
@@ -394,7 +394,7 @@ def test_extremes_are_judged_by_sentence_bleu():
 
 def test_forensics_reported_score_and_signatures():
     sacrebleu = pytest.importorskip("sacrebleu")
-    from bleu_lesson.chapters import ch08
+    from bleu_lesson.teaching.chapters import ch08
 
     hyps, refs = list(ch08.FORENSICS_HYPS), [list(ch08.FORENSICS_REFS)]
     want = round(sacrebleu.corpus_bleu(hyps, refs, lowercase=True).score, 2)
@@ -422,7 +422,7 @@ def _rank_truth_from_sacrebleu():
     if wmt22_unavailable():
         pytest.skip(wmt22_unavailable())
     sacrebleu = pytest.importorskip("sacrebleu")
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", download=False)
     ranks = {}
@@ -445,7 +445,7 @@ def test_rank_prediction_truth_from_sacrebleu(capsys):
 
 
 def test_rank_prediction_without_data_says_the_checker_lacks_it(monkeypatch, tmp_path):
-    from bleu_lesson.chapters import ch09
+    from bleu_lesson.teaching.chapters import ch09
 
     monkeypatch.setattr(ch09, "_RANK_CHANGES", [])
     monkeypatch.setenv("BLEU_LESSON_WMT22_DIR", str(tmp_path))  # an empty folder

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from notebook_tools import data_skip_reason
 
-from bleu_lesson import datasets
-from bleu_lesson.datasets import (
+from bleu_lesson.data import datasets
+from bleu_lesson.data.datasets import (
     WMT22_ENV_VAR,
     DatasetNotFoundError,
     load_wmt22_human,

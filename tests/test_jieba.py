@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import fast
 
 from bleu_lesson import corpus_bleu
-from bleu_lesson.tokenizers import SEGMENTERS, TOKENIZERS, get_tokenizer, tokenize
+from bleu_lesson.core.tokenizers import SEGMENTERS, TOKENIZERS, get_tokenizer, tokenize
 
 jieba = pytest.importorskip("jieba")
 
@@ -44,7 +44,7 @@ def test_names_and_signature():
 def test_lazy_and_silent():
     code = ("import sys, bleu_lesson\n"
             "assert 'jieba' not in sys.modules, 'import bleu_lesson imported jieba'\n"
-            "from bleu_lesson.tokenizers import tokenize\n"
+            "from bleu_lesson.core.tokenizers import tokenize\n"
             "print(tokenize('猫坐在垫子上。', 'jieba'))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
@@ -67,7 +67,7 @@ def test_jieba_is_imported_without_pkg_resources():
     # pkg_resources works as before once jieba is in
     pytest.importorskip("pkg_resources")
     code = ("import sys\n"
-            "from bleu_lesson.tokenizers import tokenize\n"
+            "from bleu_lesson.core.tokenizers import tokenize\n"
             "print(tokenize('猫坐在垫子上。', 'jieba'))\n"
             "print('pkg_resources' in sys.modules)\n"
             "import jieba, pkg_resources\n"
@@ -81,7 +81,7 @@ def test_jieba_is_imported_without_pkg_resources():
 def test_an_imported_pkg_resources_is_left_alone():
     pytest.importorskip("pkg_resources")
     code = ("import sys, pkg_resources\n"
-            "from bleu_lesson.tokenizers import tokenize\n"
+            "from bleu_lesson.core.tokenizers import tokenize\n"
             "tokenize('猫坐在垫子上。', 'jieba')\n"
             "print(sys.modules['pkg_resources'] is pkg_resources)\n")
     assert _fresh_python(code) == "True\n"
@@ -94,7 +94,7 @@ def _with_stand_in(folder, files: dict[str, str], line: str) -> str:
     for name, text in files.items():
         (folder / "jieba" / name).write_text(text)
     return _fresh_python(f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
-                         f"from bleu_lesson.tokenizers import _import_jieba\n{line}\n")
+                         f"from bleu_lesson.core.tokenizers import _import_jieba\n{line}\n")
 
 
 def test_a_jieba_that_needs_pkg_resources_still_imports(tmp_path):
@@ -151,7 +151,7 @@ def test_generated_text_is_cut_like_jieba(jieba_oracle, text):
 
 @pytest.mark.wmt22
 def test_every_wmt22_chinese_line_is_cut_like_jieba(wmt22_dir, jieba_oracle):
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     en_zh = load_wmt22("en-zh", wmt22_dir, download=False)
     zh_en = load_wmt22("zh-en", wmt22_dir, download=False)
@@ -165,7 +165,7 @@ def test_every_wmt22_chinese_line_is_cut_like_jieba(wmt22_dir, jieba_oracle):
 
 def test_another_jieba_version_is_cut_by_jieba_itself(monkeypatch, jieba_oracle):
     # _cut_run repeats jieba 0.42's steps; with any other version the runs go to jieba's lcut
-    from bleu_lesson import tokenizers
+    from bleu_lesson.core import tokenizers
 
     def not_called(*args):
         raise AssertionError("_cut_run used with an unfollowed jieba version")
@@ -190,7 +190,7 @@ SHARED_BUFFERS = ["时间不多了", "留给我们的时间不多了，", "隐�
 def test_buffers_shared_by_runs_go_to_the_hmm_once(monkeypatch, jieba_oracle):
     from jieba import finalseg
 
-    from bleu_lesson import tokenizers
+    from bleu_lesson.core import tokenizers
 
     asked: list[str] = []
     hmm = finalseg.cut
@@ -210,7 +210,7 @@ def test_buffers_shared_by_runs_go_to_the_hmm_once(monkeypatch, jieba_oracle):
 
 def test_a_wrong_hmm_memory_is_caught(monkeypatch, jieba_oracle):
     # plant a bug: remember the HMM's words by the buffer's length, not the buffer
-    from bleu_lesson import tokenizers
+    from bleu_lesson.core import tokenizers
 
     def by_length(hmm):
         remembered: dict[int, tuple[str, ...]] = {}
@@ -231,7 +231,7 @@ def test_the_dictionary_is_the_one_jieba_loads(monkeypatch, jieba_segmenter):
     import os
     import tempfile
 
-    from bleu_lesson.tokenizers import _load_dictionary
+    from bleu_lesson.core.tokenizers import _load_dictionary
 
     if not os.path.isfile(os.path.join(tempfile.gettempdir(), "jieba.cache")):
         pytest.skip("jieba could not write its cache file in the temp folder")
@@ -248,7 +248,7 @@ def test_the_cache_file_read_is_jiebas(monkeypatch, tmp_path):
     import marshal
     import tempfile
 
-    from bleu_lesson.tokenizers import _load_dictionary
+    from bleu_lesson.core.tokenizers import _load_dictionary
 
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     planted = ({"猫": 3, "垫子": 2, "垫": 0}, 5)
@@ -267,7 +267,7 @@ def test_without_a_readable_cache_file_jieba_builds_the_dictionary(monkeypatch, 
     import marshal
     import tempfile
 
-    from bleu_lesson.tokenizers import _load_dictionary
+    from bleu_lesson.core.tokenizers import _load_dictionary
 
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     good = marshal.dumps(({"猫": 3}, 3))

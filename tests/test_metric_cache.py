@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_lesson import metric_cache
+from bleu_lesson.analysis import metric_cache
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import CHRF, TER  # noqa: E402
@@ -94,7 +94,7 @@ def test_ter_a_plus_b_rule_is_sacrebleus():
 
 @pytest.mark.wmt22
 def test_ter_two_references_on_a_slice(wmt22_dir):
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir, download=False)
     refs = {k: list(v[SLICE]) for k, v in data.references.items()}
@@ -108,7 +108,7 @@ def test_ter_two_references_on_a_slice(wmt22_dir):
 @pytest.mark.wmt22
 @pytest.mark.parametrize("name", SAMPLE)
 def test_cached_segments_equal_sacrebleu_on_a_slice(wmt22_dir, name):
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir, download=False)
     cache = metric_cache.load_metric_cache()
@@ -125,7 +125,7 @@ def test_cached_segments_equal_sacrebleu_on_a_slice(wmt22_dir, name):
 @pytest.mark.wmt22
 def test_chrf_system_level_on_all_reference_sets(wmt22_dir):
     """chrF is fast: the full corpus score of one system, every reference set."""
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir, download=False)
     hyps = list(data.systems["LanguageX"])
@@ -140,7 +140,7 @@ def test_bleu_resampled_is_resample_scores():
     import random
 
     from bleu_lesson import BleuScorer
-    from bleu_lesson.significance import bootstrap_indices, resample_scores
+    from bleu_lesson.analysis.significance import bootstrap_indices, resample_scores
 
     rng = random.Random(5)
     words = "the a cat dog sat on mat rug big small".split()
@@ -156,7 +156,7 @@ def test_bleu_resampled_is_resample_scores():
 def test_resample_totals_with_shared_indices_sums_by_hand():
     """The weights of a shared (read-only) index array are kept between calls: a second
     table resampled with the same indices, and fresh indices after it, still sum right."""
-    from bleu_lesson.significance import bootstrap_indices
+    from bleu_lesson.analysis.significance import bootstrap_indices
 
     indices = bootstrap_indices(7, n_samples=5, seed=11)
     assert not indices.flags.writeable

@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from notebook_tools import ROOT, chapters, load, solution_blocks, source
 
-from bleu_lesson import course, exercises
+from bleu_lesson.grading import course
+from bleu_lesson.teaching import exercises
 
 CHAPTERS = chapters()
 IDS = [p.stem for p in CHAPTERS]

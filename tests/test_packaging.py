@@ -143,13 +143,17 @@ def test_pyproject_metadata():
     assert project["name"] == "bleu-lesson"
     assert project["version"] == "0.1.0"
     assert project["scripts"]["bleu-lesson"] == "bleu_lesson.__main__:main"
-    # the package and every subpackage (engines/, chapters/) are installed
+    # the package and every subpackage (core/, teaching/chapters/, ...) are installed
     include = data["tool"]["setuptools"]["packages"]["find"]["include"]
     assert "bleu_lesson" in include and "bleu_lesson.*" in include
-    for sub in ("engines", "chapters"):
-        assert (ROOT / "bleu_lesson" / sub / "__init__.py").exists()
-    package_data = data["tool"]["setuptools"]["package-data"]["bleu_lesson"]
-    assert {"*.json", "py.typed"} <= set(package_data)
+    # every data file in the package is matched by its package's package-data globs
+    package_data = data["tool"]["setuptools"]["package-data"]
+    for path in (ROOT / "bleu_lesson").rglob("*"):
+        if path.is_dir() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+            continue
+        package = ".".join(path.parent.relative_to(ROOT).parts)
+        assert any(path.match(g) for g in package_data.get(package, ())), (
+            f"{path.relative_to(ROOT)} is not in [tool.setuptools.package-data] {package!r}")
     assert (ROOT / "bleu_lesson" / "py.typed").exists()
 
 

@@ -35,7 +35,7 @@ from bleu_lesson import (
     sentence_bleu,
     sum_stats,
 )
-from bleu_lesson.tokenizers import TOKENIZERS, tokenize
+from bleu_lesson.core.tokenizers import TOKENIZERS, tokenize
 
 # --- tokenizers -----------------------------------------------------------------------------
 
@@ -111,9 +111,9 @@ def test_a_callable_is_a_tokenizer():
 
 
 def test_the_seeds_functions_live_only_in_bleu_lesson_seed():
-    # bleu_lesson.tokenize (the seed's) vs bleu_lesson.tokenizers.tokenize was a known
+    # bleu_lesson.tokenize (the seed's) vs bleu_lesson.core.tokenizers.tokenize was a known
     # student confusion: the top-level namespace now holds only the course's own API
-    from bleu_lesson import seed
+    from bleu_lesson.core import seed
 
     for name in ("tokenize", "get_ngrams", "count_clipped_ngrams", "compute_bleu"):
         assert not hasattr(bleu_lesson, name), name
@@ -384,8 +384,9 @@ def test_signature_counts_references():
 # --- one home per rule: the smoothing registry, options resolved once -----------------------
 
 def test_every_reader_of_the_smoothing_registry_offers_every_method():
-    from bleu_lesson import smoothing, variants
     from bleu_lesson.__main__ import build_parser
+    from bleu_lesson.analysis import variants
+    from bleu_lesson.core import smoothing
 
     names = list(smoothing.SMOOTHING)
     # the twelve methods of the two tools (sacrebleu 2.x: none/floor/add-k/exp; NLTK 3.8:
@@ -405,8 +406,8 @@ def test_every_reader_of_the_smoothing_registry_offers_every_method():
 
 
 def test_widgets_offer_every_smoothing_method():
-    widgets = pytest.importorskip("bleu_lesson.widgets")
-    from bleu_lesson import smoothing
+    widgets = pytest.importorskip("bleu_lesson.teaching.widgets")
+    from bleu_lesson.core import smoothing
 
     explorer = widgets.BleuExplorer()
     assert list(explorer.smoothing.options) == list(smoothing.SMOOTHING)
@@ -415,7 +416,7 @@ def test_widgets_offer_every_smoothing_method():
 def test_options_resolve_the_tokenizer_and_signature_once(monkeypatch):
     import importlib
 
-    bleu = importlib.import_module("bleu_lesson.bleu")
+    bleu = importlib.import_module("bleu_lesson.core.bleu")
     options = bleu.BleuOptions(tokenizer="none", smoothing="floor")
     stats = BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3))
     calls = []
@@ -445,7 +446,7 @@ def test_options_pickle_as_the_arguments_they_were_made_from():
 def test_the_glossary_names_every_smoothing_method_of_the_registry():
     from pathlib import Path
 
-    from bleu_lesson import smoothing
+    from bleu_lesson.core import smoothing
 
     row = next(line for line in (Path(__file__).resolve().parents[1] / "docs" / "glossary.md")
                .read_text(encoding="utf-8").splitlines() if line.startswith("| 平滑 |"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-plots = pytest.importorskip("bleu_lesson.plots")
+plots = pytest.importorskip("bleu_lesson.teaching.plots")
 
 
 def _texts(fig):

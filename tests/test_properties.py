@@ -29,7 +29,7 @@ from strategies import corpus_examples as _corpus_examples
 from bleu_lesson import corpus_bleu, get_tokenizer, sentence_bleu
 
 # the module (the package's attribute `ngrams` is the function of that name)
-NGRAMS = importlib.import_module("bleu_lesson.ngrams")
+NGRAMS = importlib.import_module("bleu_lesson.core.ngrams")
 TOKENIZERS = list(SACREBLEU_TOKENIZERS)
 FAST = fast(40)
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from notebook_tools import chapters
 
-quiz = pytest.importorskip("bleu_lesson.quiz")
+quiz = pytest.importorskip("bleu_lesson.teaching.quiz")
 
 CHAPTERS = [p.name[:2] for p in chapters()]  # every notebook has its quiz
 ALL_QUESTIONS = [(ch, i, q) for ch in CHAPTERS for i, q in enumerate(quiz.QUIZZES.get(ch, ()))]
@@ -178,7 +178,7 @@ def test_show_is_stable_across_processes():
 
 
 def test_import_bleu_lesson_does_not_import_the_quiz():
-    code = "import sys, bleu_lesson; print('bleu_lesson.quiz' in sys.modules)"
+    code = "import sys, bleu_lesson; print('bleu_lesson.teaching.quiz' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
@@ -187,12 +187,12 @@ def test_import_bleu_lesson_does_not_import_the_quiz():
 def test_questions_and_exercises_import_without_ipywidgets():
     # a chapter module needs Exercise, Question and Choice, never the widget library
     code = ("import sys; sys.modules['ipywidgets'] = None\n"
-            "from bleu_lesson.exercises import Exercise, EXERCISES\n"
-            "from bleu_lesson.quiz import Question, Choice, QUIZZES\n"
-            "from bleu_lesson.chapters import registry\n"
+            "from bleu_lesson.teaching.exercises import Exercise, EXERCISES\n"
+            "from bleu_lesson.teaching.quiz import Question, Choice, QUIZZES\n"
+            "from bleu_lesson.teaching.chapters import registry\n"
             "print(len(registry()), len(EXERCISES), len(QUIZZES))\n"
             "try:\n"
-            "    from bleu_lesson.quiz import Quiz\n"
+            "    from bleu_lesson.teaching.quiz import Quiz\n"
             "except ImportError:\n"
             "    print('widget needs ipywidgets')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -203,7 +203,7 @@ def test_questions_and_exercises_import_without_ipywidgets():
 
 
 def test_quiz_questions_come_from_the_chapter_modules():
-    from bleu_lesson.chapters import registry
+    from bleu_lesson.teaching.chapters import registry
 
     for chapter_id, questions in quiz.QUIZZES.items():
         written = registry()[chapter_id].questions
@@ -212,14 +212,14 @@ def test_quiz_questions_come_from_the_chapter_modules():
 
 def _right(chapter_id, text):
     """The right choice of the chapter module's question whose prompt contains ``text``."""
-    from bleu_lesson.chapters import chapter
+    from bleu_lesson.teaching.chapters import chapter
 
     q = next(q for q in chapter(chapter_id).questions if text in q.prompt)
     return q.choices[q.correct_index]
 
 
 def _wrong(chapter_id, text, choice_text):
-    from bleu_lesson.chapters import chapter
+    from bleu_lesson.teaching.chapters import chapter
 
     q = next(q for q in chapter(chapter_id).questions if text in q.prompt)
     return next(c for c in q.choices if c.text.startswith(choice_text))
@@ -254,7 +254,7 @@ def test_more_transfer_questions_state_true_numbers():
     assert _right("03", "the cat the cat").text.startswith("p_1 = 3/4，p_2 = 1/3")
 
     sacrebleu = pytest.importorskip("sacrebleu")
-    from bleu_lesson.datasets import TOY_CORPUS
+    from bleu_lesson.data.datasets import TOY_CORPUS
 
     streams = TOY_CORPUS.reference_streams("both")
     weak, good = list(TOY_CORPUS.systems["weak"]), list(TOY_CORPUS.systems["good"])
@@ -288,7 +288,7 @@ def test_plausible_distractors_are_wrong_for_the_reason_they_give():
     # 06: score_stats takes one record with one ref_len, chosen when the counts were made
     import inspect
 
-    from bleu_lesson.bleu import score_stats
+    from bleu_lesson.core.bleu import score_stats
 
     assert "references" not in inspect.signature(score_stats).parameters
     assert not _wrong("06", "`score_stats`", "候选的计数和每条参考的长度列表").correct

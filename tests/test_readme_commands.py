@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_lesson.datasets import TOY_CORPUS
+from bleu_lesson.data.datasets import TOY_CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -150,7 +150,7 @@ def _venv_is_current() -> bool:
 
 
 def _data_is_local() -> bool:
-    from bleu_lesson.datasets import DATASETS, DatasetNotFoundError, fetch_dataset
+    from bleu_lesson.data.datasets import DATASETS, DatasetNotFoundError, fetch_dataset
 
     try:
         for name in DATASETS:

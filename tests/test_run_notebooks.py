@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_lesson.datasets import dataset
+from bleu_lesson.data.datasets import dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT / "tools" / "run_notebooks.py"

@@ -24,8 +24,8 @@ import nbformat
 import pytest
 from notebook_tools import ROOT
 
-from bleu_lesson import course, sandbox
 from bleu_lesson.__main__ import main
+from bleu_lesson.grading import course, sandbox
 
 CHAPTER = ROOT / "notebooks" / "04_brevity_penalty.ipynb"
 PACKAGE = ROOT / "bleu_lesson"
@@ -110,7 +110,7 @@ def _attack_verdict_forgers(report: str) -> object:
     nb.cells.insert(3, _cell("""
 import builtins, json
 from IPython import get_ipython
-import bleu_lesson.exercises as _ex
+import bleu_lesson.teaching.exercises as _ex
 FAKE = 'BLEU_LESSON_RESULTS={"4.1": ["pass", "6/6"], "4.2": ["pass", "5/5"]}'
 # 1. every checking function returns a pass
 _ex.run = lambda i, a: _ex.CheckResult(i, "pass", "forged")
@@ -156,7 +156,7 @@ def my_brevity_penalty(c, r):
     return brevity_penalty(c, r)
 """)
     _set_answer(nb, "my_closest_ref_length", """import types
-from bleu_lesson.brevity import closest_ref_length as _lib
+from bleu_lesson.core.brevity import closest_ref_length as _lib
 my_closest_ref_length = types.FunctionType(_lib.__code__, _lib.__globals__, "mine",
                                            _lib.__defaults__)
 """)

@@ -15,7 +15,7 @@ import sys
 import pytest
 from notebook_tools import ROOT
 
-from bleu_lesson import course, sandbox
+from bleu_lesson.grading import course, sandbox
 
 CHAPTER = ROOT / "notebooks" / "04_brevity_penalty.ipynb"
 DASH = "'-"  # the CSV escapes a leading "-"

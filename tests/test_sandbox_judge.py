@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from bleu_lesson import judge
-from bleu_lesson.exercises import EXERCISES
-from bleu_lesson.stats import BleuStats
+from bleu_lesson.core.stats import BleuStats
+from bleu_lesson.grading import judge
+from bleu_lesson.teaching.exercises import EXERCISES
 
 MARKER = "BLEU-LESSON-UNAVAILABLE-test: "
 
@@ -77,7 +77,7 @@ def test_the_library_function_is_refused_and_unavailable_while_judged():
     v = _verdict("4.1", brevity_penalty)
     assert v.status == "fail" and "library's own function" in v.detail
     v = _verdict("4.1", lambda c, r: brevity_penalty(c, r))
-    assert v.status == "fail" and "bleu_lesson.brevity.brevity_penalty" in v.detail
+    assert v.status == "fail" and "bleu_lesson.core.brevity.brevity_penalty" in v.detail
     assert brevity_penalty(6, 7) == pytest.approx(math.exp(1 - 7 / 6))  # restored after
 
 
@@ -208,7 +208,7 @@ def test_rank_prediction_is_judged_from_a_set():
 # frame and rebuilds the real library functions from the code objects saved there
 FRAMEWALK = '''
 import sys, types
-import bleu_lesson.brevity as B
+import bleu_lesson.core.brevity as B
 def _orig(name):
     f = sys._getframe(2)
     for func, code in f.f_locals.get("saved", []):
@@ -226,14 +226,15 @@ def my_brevity_penalty(c, r):
 
 
 def test_an_answer_walking_the_frames_finds_no_original_library_code():
-    from bleu_lesson import brevity
+    from bleu_lesson.core import brevity
 
     ns: dict = {}
     exec(FRAMEWALK, ns)
     ex = EXERCISES["4.1"]
     cases = [tuple(c) for c in ex.cases]
     reply = _reply(ex, ns["my_brevity_penalty"], cases)
-    assert reply["status"] == "forbidden" and reply["name"] == "bleu_lesson.brevity.brevity_penalty"
+    assert reply["status"] == "forbidden"
+    assert reply["name"] == "bleu_lesson.core.brevity.brevity_penalty"
     assert judge.judge_exercise(ex, reply, cases, 0).status != "pass"
     # and the library works again afterwards, with its real code (seed: exp(1 - 5/4))
     assert brevity.brevity_penalty(4, 5) == pytest.approx(math.exp(1 - 5 / 4))
@@ -243,7 +244,7 @@ def test_an_answer_walking_the_frames_finds_no_original_library_code():
 def test_a_copy_of_the_library_code_is_refused_also_after_a_first_judging():
     import types
 
-    from bleu_lesson import brevity
+    from bleu_lesson.core import brevity
 
     ex = EXERCISES["4.1"]
     copy = types.FunctionType(brevity.brevity_penalty.__code__,

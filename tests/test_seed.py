@@ -1,4 +1,4 @@
-"""``bleu_lesson.seed`` behaves exactly like the seed chapter's own code.
+"""``bleu_lesson.core.seed`` behaves exactly like the seed chapter's own code.
 
 The oracle is the code printed in the seed text, cut out and executed (``seed_oracle``):
 on the seed's two examples, on generated inputs, and on the printed output, which
@@ -15,7 +15,7 @@ from notebook_tools import seed_skip_reason
 from seed_oracle import SeedNotFound, load_seed_namespace, seed_dir
 
 import bleu_lesson
-from bleu_lesson import seed as ours
+from bleu_lesson.core import seed as ours
 
 CANDIDATE = "The cat is on the mat"
 SINGLE = ["The cat is sitting on the mat"]
@@ -38,7 +38,7 @@ def seed(seed_run) -> dict:
     return seed_run[0]
 
 
-# --- the seed's functions live in bleu_lesson.seed only --------------------------------
+# --- the seed's functions live in bleu_lesson.core.seed only --------------------------------
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_only_in_bleu_lesson_seed(name):

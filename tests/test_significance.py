@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
 from bleu_lesson import BleuScorer, references_from_streams  # noqa: E402
-from bleu_lesson.significance import (  # noqa: E402
+from bleu_lesson.analysis.significance import (  # noqa: E402
     bootstrap_ci,
     paired_approximate_randomization,
     paired_bootstrap,
@@ -155,7 +155,7 @@ def test_empty_corpus_is_refused():
 
 @pytest.mark.wmt22
 def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir):
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir)
     names = ["AISP-SJTU", "HuaweiTSC", "Online-B", "Online-W"]  # closest pair, far ones
@@ -172,7 +172,7 @@ def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir):
 
 @pytest.mark.wmt22
 def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir)
     # AISP-SJTU and HuaweiTSC: the two closest zh-en systems (34.35 and 34.35)
@@ -193,7 +193,7 @@ def test_each_resample_scores_as_sacrebleu_scores_it():
     import numpy as np
     from sacrebleu.significance import _bootstrap_resample
 
-    from bleu_lesson.significance import bootstrap_indices, resample_scores
+    from bleu_lesson.analysis.significance import bootstrap_indices, resample_scores
 
     ref_a, ref_b, hyp = corpus(random.Random(13), 70, 0.3)
     scorer = BleuScorer(references_from_streams(ref_a, ref_b))
@@ -206,7 +206,7 @@ def test_each_resample_scores_as_sacrebleu_scores_it():
 
 
 def test_resample_indices_are_checked_and_shared_read_only():
-    from bleu_lesson.significance import bootstrap_indices, resample_scores
+    from bleu_lesson.analysis.significance import bootstrap_indices, resample_scores
 
     scorer = BleuScorer([["a b c"], ["a b"]])
     stats = scorer.segment_stats(["a b c", "a"])
@@ -218,7 +218,7 @@ def test_resample_indices_are_checked_and_shared_read_only():
 
 
 def test_holm_by_hand():
-    from bleu_lesson.significance import holm
+    from bleu_lesson.analysis.significance import holm
 
     # m = 4: 0.005 <= .05/4, 0.01 <= .05/3, then 0.03 > .05/2 stops the procedure
     assert holm({"a": 0.01, "b": 0.04, "c": 0.03, "d": 0.005}) == {
@@ -230,7 +230,7 @@ def test_holm_by_hand():
 
 
 def test_paired_p_value_by_hand():
-    from bleu_lesson.significance import paired_p_value
+    from bleu_lesson.analysis.significance import paired_p_value
 
     # |Δ| = 0.1, 0.3, 0.2 -> mean 0.2; centred -0.1, 0.1, 0.0; observed 0.05 -> c = 1
     assert paired_p_value([0.5, 0.5, 0.5], [0.6, 0.8, 0.7], 0.05) == pytest.approx(2 / 4)

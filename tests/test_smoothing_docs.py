@@ -1,5 +1,5 @@
 """docs/smoothing.md reads the smoothing registry: its table is what
-``bleu_lesson.smoothing.SMOOTHING`` says, cell by cell, so a method added to the registry
+``bleu_lesson.core.smoothing.SMOOTHING`` says, cell by cell, so a method added to the registry
 without updating the page fails here (``python tools/smoothing_table.py --write`` fixes it).
 
 The page is parsed here on its own (Markdown rows split on ``|``), not through the script
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_lesson.smoothing import SMOOTHING, SmoothingMethod
+from bleu_lesson.core.smoothing import SMOOTHING, SmoothingMethod
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "smoothing.md"
@@ -76,7 +76,7 @@ def test_a_method_added_without_the_docs_is_caught(monkeypatch):
     monkeypatch.setitem(SMOOTHING, "add-half", extra)
     rows = page_rows(PAGE.read_text(encoding="utf-8"))
     assert [r["method"] for r in rows] != [f"`{name}`" for name in SMOOTHING]
-    code = ("import runpy, sys; from bleu_lesson import smoothing; from bleu_lesson.smoothing "
+    code = ("import runpy, sys; from bleu_lesson import smoothing; from bleu_lesson.core.smoothing "
             "import SmoothingMethod as M; smoothing.SMOOTHING['add-half'] = "
             "M('add-half', 'sacrebleu', 0.5, 1, 'zero', 'k = 0.5'); "
             f"sys.argv = ['x', '--check']; runpy.run_path({str(TOOL)!r}, run_name='__main__')")

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from notebook_tools import NOTEBOOK_DIR, load, replace_solutions, solution_blocks, source
 
-from bleu_lesson import course
 from bleu_lesson.__main__ import main
+from bleu_lesson.grading import course
 
 FAST = ["02_ngrams.ipynb", "04_brevity_penalty.ipynb"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-widgets = pytest.importorskip("bleu_lesson.widgets")
+widgets = pytest.importorskip("bleu_lesson.teaching.widgets")
 import sacrebleu  # noqa: E402
 
-from bleu_lesson import bleu  # noqa: E402
-from bleu_lesson.datasets import TOY_CORPUS  # noqa: E402
+from bleu_lesson.core import bleu  # noqa: E402
+from bleu_lesson.data.datasets import TOY_CORPUS  # noqa: E402
 
 
 def _built(monkeypatch) -> list:

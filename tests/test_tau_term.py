@@ -29,7 +29,7 @@ def test_the_glossary_names_both_statistics():
 
 
 def test_the_explorer_uses_the_glossary_name():
-    widgets = pytest.importorskip("bleu_lesson.widgets")
+    widgets = pytest.importorskip("bleu_lesson.teaching.widgets")
     tables = {("BLEU", "A"): {"a": 30.0, "b": 25.0, "c": 20.0, "d": 28.0}}
     human = {"a": 0.1, "b": 0.0, "c": -0.2, "d": -0.1}
     html = widgets.render_agreement(tables, human, plot=True)

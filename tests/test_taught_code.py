@@ -36,12 +36,14 @@ import pytest
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
 # the pure display helpers: not on the scoring path, but built from its functions
-DISPLAY = {"bleu_lesson.clipping.clipping_table", "bleu_lesson.clipping.ClippedNGram"}
+DISPLAY = {"bleu_lesson.core.clipping.clipping_table", "bleu_lesson.core.clipping.ClippedNGram"}
 # the modules whose shown code must be on the path of sentence_bleu / corpus_bleu / score
-SCORING_MODULES = {"bleu_lesson.bleu", "bleu_lesson.brevity", "bleu_lesson.clipping",
-                   "bleu_lesson.ngrams", "bleu_lesson.smoothing", "bleu_lesson.stats",
-                   "bleu_lesson.tokenizers", "bleu_lesson.variants",
-                   "bleu_lesson.engines.python"}
+SCORING_MODULES = {
+    "bleu_lesson.core.bleu", "bleu_lesson.core.brevity", "bleu_lesson.core.clipping",
+    "bleu_lesson.core.ngrams", "bleu_lesson.core.smoothing", "bleu_lesson.core.stats",
+    "bleu_lesson.core.tokenizers", "bleu_lesson.analysis.variants",
+    "bleu_lesson.core.engines.python",
+}
 
 
 def _mod(name: str):
@@ -124,9 +126,9 @@ def _numbers(r) -> tuple:
 
 
 def scoring_probes() -> list[float | tuple]:
-    bleu = _mod("bleu_lesson.bleu")
-    variants = _mod("bleu_lesson.variants")
-    from bleu_lesson.datasets import PAPINENI_THE, PAPINENI_THE_REFERENCES
+    bleu = _mod("bleu_lesson.core.bleu")
+    variants = _mod("bleu_lesson.analysis.variants")
+    from bleu_lesson.data.datasets import PAPINENI_THE, PAPINENI_THE_REFERENCES
 
     out: list[float | tuple] = []
     for smoothing in ("none", "exp", "method1"):
@@ -147,7 +149,7 @@ def scoring_probes() -> list[float | tuple]:
 
 
 def seed_probes() -> list[float | tuple]:
-    seed = _mod("bleu_lesson.seed")
+    seed = _mod("bleu_lesson.core.seed")
     out: list[float | tuple] = []
     for cand in (SEED_CAND, SHORT_CAND):
         score, details = seed.compute_bleu(cand, SEED_REFS)
@@ -156,8 +158,8 @@ def seed_probes() -> list[float | tuple]:
 
 
 def course_probes() -> list[float | tuple]:
-    bleu = _mod("bleu_lesson.bleu")
-    datasets = _mod("bleu_lesson.datasets")
+    bleu = _mod("bleu_lesson.core.bleu")
+    datasets = _mod("bleu_lesson.data.datasets")
     corpus = datasets.TOY_CORPUS
     out: list[float | tuple] = []
     for which in ("both", *corpus.references):
@@ -167,7 +169,7 @@ def course_probes() -> list[float | tuple]:
             out.append(bleu.BleuScorer(refs, engine="python").score(list(hyps)).score)
             out.append(bleu.corpus_bleu(list(hyps), streams).score)
     if importlib.util.find_spec("numpy") is not None:
-        significance = _mod("bleu_lesson.significance")
+        significance = _mod("bleu_lesson.analysis.significance")
         systems = list(corpus.systems.values())
         refs = corpus.references_for("both")
         ci = significance.bootstrap_ci(list(systems[0]), refs, n_samples=30)
@@ -180,9 +182,9 @@ def course_probes() -> list[float | tuple]:
 
 def agreement_probes() -> list[float | tuple]:
     """Chapter 10's computations: metric-human agreement and the human significance calls."""
-    agreement = _mod("bleu_lesson.agreement")
-    significance = _mod("bleu_lesson.significance")
-    datasets = _mod("bleu_lesson.datasets")
+    agreement = _mod("bleu_lesson.analysis.agreement")
+    significance = _mod("bleu_lesson.analysis.significance")
+    datasets = _mod("bleu_lesson.data.datasets")
     metric = {"a": 30.0, "b": 28.0, "c": 25.0, "d": 26.0}
     human = {"a": 0.30, "b": 0.10, "c": 0.20, "d": -0.10}
     out: list[float | tuple] = [agreement.kendall_tau(metric, human),
@@ -199,7 +201,7 @@ def agreement_probes() -> list[float | tuple]:
 
 def probes_for(obj: object) -> Callable[[], list]:
     module = obj.__module__
-    if module == "bleu_lesson.seed":
+    if module == "bleu_lesson.core.seed":
         return seed_probes
     if module in SCORING_MODULES:
         return scoring_probes
@@ -225,7 +227,7 @@ def codes_run(fn: Callable[[], object]) -> set:
 
 def perturb(value):
     """The same kind of value, slightly wrong."""
-    from bleu_lesson.tokenizers import Tokenizer
+    from bleu_lesson.core.tokenizers import Tokenizer
 
     if isinstance(value, bool):
         return not value
@@ -285,10 +287,10 @@ def outcome(fn: Callable[[], list]) -> object:
 def test_the_notebooks_show_the_scoring_code():
     names = {qualified(obj) for _, _, obj in TARGETS}
     # a parser that finds nothing would make every test below vacuous
-    for expected in ("bleu_lesson.ngrams.ngrams", "bleu_lesson.clipping.clipped_counts",
-                     "bleu_lesson.brevity.closest_ref_length",
-                     "bleu_lesson.stats.BleuStats.__add__",
-                     "bleu_lesson.bleu.BleuScorer.score"):
+    for expected in ("bleu_lesson.core.ngrams.ngrams", "bleu_lesson.core.clipping.clipped_counts",
+                     "bleu_lesson.core.brevity.closest_ref_length",
+                     "bleu_lesson.core.stats.BleuStats.__add__",
+                     "bleu_lesson.core.bleu.BleuScorer.score"):
         assert expected in names, sorted(names)
 
 
@@ -315,10 +317,10 @@ def test_every_display_helper_is_shown_by_a_chapter():
 
 
 def _table():
-    from bleu_lesson.datasets import PAPINENI_THE, PAPINENI_THE_REFERENCES
-    from bleu_lesson.seed import tokenize
+    from bleu_lesson.core.seed import tokenize
+    from bleu_lesson.data.datasets import PAPINENI_THE, PAPINENI_THE_REFERENCES
 
-    clipping = _mod("bleu_lesson.clipping")
+    clipping = _mod("bleu_lesson.core.clipping")
     cand = tokenize(PAPINENI_THE)
     refs = [tokenize(r) for r in PAPINENI_THE_REFERENCES]
     return [(r.text, r.count, r.max_ref_count, r.clipped)
@@ -326,8 +328,8 @@ def _table():
 
 
 def test_the_clipping_table_is_built_from_the_scoring_functions(monkeypatch):
-    clipping = _mod("bleu_lesson.clipping")
-    ngrams = _mod("bleu_lesson.ngrams")
+    clipping = _mod("bleu_lesson.core.clipping")
+    ngrams = _mod("bleu_lesson.core.ngrams")
     run = codes_run(_table)
     for fn in (clipping.max_reference_counts, ngrams.ngram_counts, ngrams.ngrams,
                clipping.ClippedNGram):

@@ -46,7 +46,7 @@ CHAPTERS = chapters()
 def registry_texts() -> dict[str, str]:
     """What the learner reads of each chapter module: its title, its exercises' titles,
     hints and expectations, and its quiz questions with every choice and explanation."""
-    from bleu_lesson.chapters import registry
+    from bleu_lesson.teaching.chapters import registry
 
     out = {}
     for chapter_id, info in registry().items():

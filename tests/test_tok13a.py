@@ -21,9 +21,9 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu_lesson import BleuOptions
-from bleu_lesson.tok13a import tokenize_13a
-from bleu_lesson.tokenizers import get_tokenizer
-from bleu_lesson.tokzh import CHINESE_RANGES, tokenize_zh
+from bleu_lesson.core.tok13a import tokenize_13a
+from bleu_lesson.core.tokenizers import get_tokenizer
+from bleu_lesson.core.tokzh import CHINESE_RANGES, tokenize_zh
 
 SACRE = Tokenizer13a()
 SACRE_ZH = TokenizerZh()

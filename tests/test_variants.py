@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_lesson import variants
-from bleu_lesson.datasets import (
+from bleu_lesson.analysis import variants
+from bleu_lesson.data.datasets import (
     PAPINENI_GUIDE_1,
     PAPINENI_GUIDE_REFERENCES,
     SEED_CANDIDATE,

@@ -1,6 +1,6 @@
 """The numpy engine counts exactly what the standard-library engine counts.
 
-``bleu_lesson.engines.numpy`` (``ReferenceIndex`` behind ``NumpyEngine``) is checked against
+``bleu_lesson.core.engines.numpy`` (``ReferenceIndex`` behind ``NumpyEngine``) is checked against
 ``engines.python.PythonEngine`` (which counts with the chapters' ``clipped_counts``) and against
 ``clipped_counts`` itself on generated corpora with repeats, empty segments, unknown tokens and
 1-4 references; ``BleuScorer(engine="numpy")`` against ``engine="python"`` for every tokenizer;
@@ -14,11 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import SACREBLEU_TOKENIZERS, engine_corpora, fast
 
-from bleu_lesson import BleuScorer, clipped_counts, datasets, engines
-from bleu_lesson.engines.python import PythonEngine
+from bleu_lesson import BleuScorer, clipped_counts
+from bleu_lesson.core import engines
+from bleu_lesson.core.engines.python import PythonEngine
+from bleu_lesson.data import datasets
 
 np = pytest.importorskip("numpy")
-from bleu_lesson.engines.numpy import NumpyEngine, ReferenceIndex  # noqa: E402
+from bleu_lesson.core.engines.numpy import NumpyEngine, ReferenceIndex  # noqa: E402
 
 SETTINGS = fast(150)
 
@@ -132,7 +134,7 @@ def test_both_engines_score_a_system_again_from_the_one_memo(engine):
 
 
 def test_the_memo_keeps_the_most_recent_systems(monkeypatch):
-    from bleu_lesson import bleu
+    from bleu_lesson.core import bleu
 
     monkeypatch.setattr(bleu, "MEMO_SYSTEMS", 2)
     scorer = BleuScorer([["the cat sat"]], engine="python", tokenizer="none")

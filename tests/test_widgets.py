@@ -1,7 +1,7 @@
 """The explorers, driven headlessly: each control changes the result as it should.
 
 Expected numbers come from an independent source: sacrebleu, NLTK, the seed's own
-functions (``bleu_lesson.seed``, checked against the seed text in test_seed.py) or hand
+functions (``bleu_lesson.core.seed``, checked against the seed text in test_seed.py) or hand
 arithmetic in a comment; never from the library function the widget itself calls.
 """
 
@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-widgets = pytest.importorskip("bleu_lesson.widgets")
+widgets = pytest.importorskip("bleu_lesson.teaching.widgets")
 
 import sacrebleu  # noqa: E402
 from nltk.translate import bleu_score as nltk_bleu  # noqa: E402
 
-from bleu_lesson.datasets import SEED_CANDIDATE, SEED_REFERENCES, TOY_CORPUS  # noqa: E402
+from bleu_lesson.data.datasets import SEED_CANDIDATE, SEED_REFERENCES, TOY_CORPUS  # noqa: E402
 
 
 def _bleu_value(html: str) -> float:
@@ -104,7 +104,7 @@ class TestBleuExplorer:
 
 
 def test_tokenizer_explorer():
-    from bleu_lesson.widgets import TOKENIZER_CHOICES
+    from bleu_lesson.teaching.widgets import TOKENIZER_CHOICES
 
     ex = widgets.TokenizerExplorer("Hello, World!")
     for name in TOKENIZER_CHOICES:  # every tokenizer, side by side
@@ -211,7 +211,7 @@ REFS = ["The cat is sitting on the mat.", "A cat is on the mat."]
 
 def _tool_score(name: str) -> float:
     """Each preset's score from the tool itself, or from its stated rule by hand."""
-    from bleu_lesson import seed
+    from bleu_lesson.core import seed
 
     if name == "sacrebleu":
         return sacrebleu.sentence_bleu(CAND, REFS).score / 100
@@ -230,7 +230,7 @@ def _tool_score(name: str) -> float:
 
 
 def test_tools_explorer_names_the_tool_and_its_score():
-    from bleu_lesson import variants
+    from bleu_lesson.analysis import variants
 
     for name in variants.VARIANTS:
         ex = widgets.ToolsExplorer(CAND, REFS, preset=name)

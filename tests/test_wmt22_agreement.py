@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import bleu_lesson
-from bleu_lesson import datasets
+from bleu_lesson.data import datasets
 
 pytestmark = pytest.mark.wmt22
 

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bleu_lesson.chapters import registry  # noqa: E402
+from bleu_lesson.teaching.chapters import registry  # noqa: E402
 
 CHARS_PER_MINUTE = 130
 MINUTES_PER_CODE_CELL = 1.0

@@ -12,7 +12,7 @@ HUMAN-B (reference B judged as a system):
 
 It writes ``bleu_lesson/metric_cache_segments.json.gz`` (the per-segment statistics) and
 ``bleu_lesson/metric_cache.json`` (system-level statistics, the sacrebleu version and
-signatures, and the SHA-256 of the segment file). ``bleu_lesson.metric_cache`` reads them.
+signatures, and the SHA-256 of the segment file). ``bleu_lesson.analysis.metric_cache`` reads them.
 
 Usage (about a quarter of an hour of CPU; the arguments: the number of processes, and the
 reference sets for TER, "A,B" by default)::
@@ -34,7 +34,7 @@ from pathlib import Path
 import sacrebleu
 from sacrebleu.metrics import CHRF, TER
 
-from bleu_lesson.datasets import load_wmt22
+from bleu_lesson.data.datasets import load_wmt22
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bleu_lesson"

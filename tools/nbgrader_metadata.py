@@ -7,7 +7,7 @@ Solution cells (``### BEGIN SOLUTION`` … ``### END SOLUTION``) become nbgrader
 cells; cells that call ``check("X.Y", ...)`` become locked, graded test cells; every other
 cell loses any ``nbgrader`` metadata. Only cell metadata changes: sources, outputs and all
 other metadata stay as they are, and running it again changes nothing (the rules live in
-``bleu_lesson.course.nbgrader_cell_metadata``). Re-run it after editing a chapter.
+``bleu_lesson.grading.course.nbgrader_cell_metadata``). Re-run it after editing a chapter.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bleu_lesson.course import _atomic_write, with_nbgrader_metadata  # noqa: E402
+from bleu_lesson.grading.course import _atomic_write, with_nbgrader_metadata  # noqa: E402
 
 
 def dumps(nb: dict) -> str:

@@ -4,7 +4,7 @@
     python tools/run_benchmarks.py benchmarks/bench_cli.py benchmarks/bench_import.py
 
 A benchmark that has no WMT22 data exits with status 2 and one stderr line from
-``benchmarks/_wmt22.py`` that says how to get it (``bleu_lesson.datasets.get_data_hint``):
+``benchmarks/_wmt22.py`` that says how to get it (``bleu_lesson.data.datasets.get_data_hint``):
 it is reported as skipped with that line, and the others still run. Any other non-zero
 exit status (a 2 without that line too, e.g. a bad argument) is a failure; a failure does
 not stop the others either. Each benchmark's stdout goes straight to the terminal.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from _files import chosen_files  # noqa: E402  (tools/, beside this script)
 
-from bleu_lesson.datasets import get_data_hint  # noqa: E402
+from bleu_lesson.data.datasets import get_data_hint  # noqa: E402
 
 #: The exit status of a benchmark that found no WMT22 data (``_wmt22.wmt22_folder``).
 NO_DATA = 2

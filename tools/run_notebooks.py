@@ -4,7 +4,7 @@
     python tools/run_notebooks.py notebooks/04_brevity_penalty.ipynb
     python tools/run_notebooks.py --dry-run       # print the plan, execute nothing
 
-A chapter whose registry entry says ``NEEDS_DATA`` (``bleu_lesson/chapters/chNN.py``) is
+A chapter whose registry entry says ``NEEDS_DATA`` (``bleu_lesson/teaching/chapters/chNN.py``) is
 skipped, with one line saying how to get the data, when the WMT22 files are neither in
 ``$BLEU_LESSON_WMT22_DIR`` nor in the user cache (looked for as the library looks, nothing
 downloaded); every other chapter is executed. A chapter that fails does not stop the
@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from _files import chosen_files  # noqa: E402  (tools/, beside this script)
 
-from bleu_lesson.chapters import registry  # noqa: E402
-from bleu_lesson.datasets import DATASETS, dataset, get_data_hint, missing_files  # noqa: E402
+from bleu_lesson.data.datasets import DATASETS, dataset, get_data_hint, missing_files  # noqa: E402
+from bleu_lesson.teaching.chapters import registry  # noqa: E402
 
 NBCONVERT = ["-m", "nbconvert", "--to", "notebook", "--execute", "--inplace",
              "--ExecutePreprocessor.kernel_name=python3",

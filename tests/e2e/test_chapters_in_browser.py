@@ -29,10 +29,10 @@ from bleu_lesson import (
     ngram_counts,
     sentence_bleu,
 )
-from bleu_lesson.bleu import geometric_mean
-from bleu_lesson.datasets import SEED_CANDIDATE, SEED_REFERENCES, TOY_CORPUS
-from bleu_lesson.seed import tokenize
-from bleu_lesson.tokenizers import tokenize as tokenize_with
+from bleu_lesson.core.bleu import geometric_mean
+from bleu_lesson.core.seed import tokenize
+from bleu_lesson.core.tokenizers import tokenize as tokenize_with
+from bleu_lesson.data.datasets import SEED_CANDIDATE, SEED_REFERENCES, TOY_CORPUS
 
 pytestmark = pytest.mark.e2e
 
@@ -340,7 +340,7 @@ def _ch07_corpus_bleu(explorer, result):
 
 
 def _ch08_tools_compared(explorer, result):
-    from bleu_lesson import variants
+    from bleu_lesson.analysis import variants
 
     references = ["The cat sat on the mat.", "A cat was sitting on the mat."]
     box = _text_box(explorer, "候选 cand.")
@@ -353,7 +353,7 @@ def _ch08_tools_compared(explorer, result):
 
 
 def _ch09_wmt22_case_study(explorer, result):
-    from bleu_lesson.datasets import load_wmt22
+    from bleu_lesson.data.datasets import load_wmt22
 
     corpus = load_wmt22("zh-en", download=False)
     menu = _dropdown(explorer, "references")

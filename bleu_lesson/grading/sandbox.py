@@ -1,0 +1,509 @@
+"""A sandbox for running a student's notebook kernel: what it protects, and what not.
+
+``Sandbox`` starts one command (a Jupyter kernel) in a throwaway environment built with
+tools Linux already has, and kills it, with every process it started, on demand.
+Three backends, chosen by ``backend()`` (the first that works on this machine):
+
+``bwrap`` (bubblewrap)
+    * its own PID namespace: the kernel is PID 2 of a namespace whose init dies with the
+      checker (``--die-with-parent``); killing the sandbox kills every process a
+      submission started, detached (``setsid``, double fork) or not. The checker is not
+      visible inside and cannot be signalled.
+    * its own network namespace (loopback only): no network; its own IPC and UTS
+      namespaces; a new terminal session (no ``TIOCSTI`` on the checker's terminal).
+    * a file system made of read-only bind mounts of only what Python needs: ``/usr``,
+      ``/etc``, the Python installation, the virtual environment, the ``bleu_lesson``
+      package folder (not the repository around it: the instructor's notebooks are not
+      visible), the WMT22 data folder the library finds (``$BLEU_LESSON_WMT22_DIR``, else
+      the user cache: ``wmt22_folder()``); a private
+      ``/tmp`` (tmpfs); one writable work folder holding a copy of the submission.
+    * as root: the command runs as an unprivileged uid of its own from ``UID_POOL``
+      (``setpriv``: uid and gid without passwd entry or process, no supplementary
+      groups, no capabilities, ``no_new_privs``), so the process limit of one sandbox
+      is not used up by another's processes; ``nobody`` (65534) when the pool is used up.
+``unshare`` (util-linux)
+    PID, network, IPC and UTS namespaces as above, the unprivileged user where Python is
+    readable by others, and a mount namespace in which the Python installation, the
+    virtual environment and the package are remounted read-only and the repository's
+    ``notebooks/`` folder is hidden; but the rest of the host's file system is there:
+    files the kernel's user can read or write elsewhere (instructor notebooks kept in
+    another folder, for one) are in reach.
+``none`` (no namespaces allowed, e.g. some containers)
+    resource limits and a process group killed as a whole. A process that leaves the
+    group (``setsid``) can survive; the network is open; the files of the user running
+    the checker can be read and written. ``bleu-lesson check`` says so in its output.
+
+Every backend applies resource limits (``prlimit``): address space (default 2 GiB),
+CPU time, number of processes, size of a written file, open files; a scrubbed
+environment (only ``PATH``, ``HOME``, ``TMPDIR``, locale, the data folder as
+``BLEU_LESSON_WMT22_DIR``); and a
+private work folder under the system's temporary folder, removed by ``close()``.
+
+The kernel's sockets (Unix sockets, since there is no network) live in a folder that is
+handed to the checker's user once the kernel is up, so the sandboxed code cannot swap a
+socket for a link to another socket of the host.
+
+What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
+sends back is untrusted data; ``bleu_lesson.grading.judge`` reads only plain values and judges
+them in the checker. Nor does it stop a student from copying code shown in the course
+into an answer (the library source is readable, by design), nor the bypasses of the
+judge's in-kernel stubbing listed in ``bleu_lesson.grading.judge`` (a kept copy of a library
+function's code, a replaced ``types.FunctionType``, an IPython input transformer, a
+fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
+is the student's, so review suspicious answers (nbgrader autograde has the same limit).
+Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
+sandbox line of the checker warns), though with no capability, so it cannot undo the
+read-only mounts or uncover the hidden notebooks; it can still write what root owns. Nor
+does it stop a student from using up what it is given: the CPU time, memory per process
+(not in total: there are no cgroups), the process count (per sandbox under root, from
+the uid pool; shared when the checker is not root, or when more sandboxes run than the
+pool has uids), disk space in the work folder (each file at most ``file_size``, but not
+their number; ``/tmp`` is a 256 MiB tmpfs), and, under ``unshare`` and ``none``, the
+host's world-readable files. A kernel exploit escapes any of these sandboxes: for
+hostile code at scale, run the checker itself in a virtual machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
+
+__all__ = ["Limits", "Sandbox", "backend", "describe", "wmt22_folder", "BACKENDS", "PREFIX"]
+
+BACKENDS = ("bwrap", "unshare", "none")
+PREFIX = "bleu-lesson-check-"
+NOBODY = 65534
+#: Under root, each running sandbox gets a uid of its own from this pool (no passwd or
+#: group entry, no process), because RLIMIT_NPROC counts the processes of a *uid*: with
+#: one shared ``nobody``, one submission's fork bomb left the others no processes. When
+#: the pool is used up, sandboxes share ``nobody`` (and its process limit) again.
+UID_POOL = range(65470, 65534)
+_UIDS_LOCK = threading.Lock()
+_UIDS_TAKEN: set[int] = set()
+
+
+def _uids_in_use() -> set[int]:
+    """The uids of running processes (owners of /proc/PID) and of passwd/group entries."""
+    import grp
+    import pwd
+
+    used = {p.pw_uid for p in pwd.getpwall()} | {g.gr_gid for g in grp.getgrall()}
+    with os.scandir("/proc") as entries:
+        for entry in entries:
+            if entry.name.isdigit():
+                try:
+                    used.add(entry.stat(follow_symlinks=False).st_uid)
+                except OSError:
+                    pass
+    return used
+
+
+def _take_uid() -> int:
+    """A free uid of ``UID_POOL`` for one sandbox (``NOBODY`` when none is left)."""
+    with _UIDS_LOCK:
+        used = _uids_in_use()
+        for uid in UID_POOL:
+            if uid not in _UIDS_TAKEN and uid not in used:
+                _UIDS_TAKEN.add(uid)
+                return uid
+    return NOBODY
+
+
+def _give_back(uid: int) -> None:
+    with _UIDS_LOCK:
+        _UIDS_TAKEN.discard(uid)
+GiB = 1024 ** 3
+TMPFS_SIZE = 256 * 1024 ** 2  # the private /tmp and /dev/shm under bubblewrap
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one sandbox (``None``: not limited)."""
+
+    memory: int | None = 2 * GiB          # address space, bytes (RLIMIT_AS)
+    cpu_seconds: int | None = 600         # CPU time (RLIMIT_CPU)
+    processes: int | None = 256           # processes of the sandbox's user (RLIMIT_NPROC)
+    file_size: int | None = 256 * 1024 ** 2  # largest file written (RLIMIT_FSIZE)
+    open_files: int | None = 1024         # RLIMIT_NOFILE
+
+    def __post_init__(self) -> None:
+        for name in ("memory", "cpu_seconds", "processes", "file_size", "open_files"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value <= 0):
+                raise ValueError(f"Limits.{name} must be a positive int or None, "
+                                 f"got {value!r}")
+
+    def prlimit_args(self) -> list[str]:
+        """The limits as ``prlimit`` options.
+
+        >>> Limits(memory=2 * GiB, cpu_seconds=60, processes=None, file_size=None,
+        ...        open_files=None).prlimit_args()
+        ['--as=2147483648', '--cpu=60']
+        """
+        pairs = [("as", self.memory), ("cpu", self.cpu_seconds), ("nproc", self.processes),
+                 ("fsize", self.file_size), ("nofile", self.open_files)]
+        return [f"--{name}={value}" for name, value in pairs if value is not None]
+
+
+def _probe(cmd: list[str]) -> bool:
+    try:
+        return subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=20).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+@functools.cache
+def backend() -> str:
+    """The strongest backend this machine allows: ``"bwrap"``, ``"unshare"`` or ``"none"``.
+
+    ``BLEU_LESSON_SANDBOX`` (one of those names) chooses one by hand."""
+    wanted = os.environ.get("BLEU_LESSON_SANDBOX")
+    if wanted is not None:
+        if wanted not in BACKENDS:
+            raise ValueError(f"BLEU_LESSON_SANDBOX must be one of {', '.join(BACKENDS)}, "
+                             f"got {wanted!r}")
+        return wanted
+    bwrap, unshare = shutil.which("bwrap"), shutil.which("unshare")
+    if bwrap and _probe([bwrap, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net",
+                         "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "true"]):
+        return "bwrap"
+    if unshare and _probe([unshare, "--pid", "--fork", "--net", "--ipc", "--uts",
+                           "--kill-child", "true"]):
+        return "unshare"
+    return "none"
+
+
+def wmt22_folder() -> Path | None:
+    """The WMT22 folder a sandboxed kernel is given, read-only, as ``$BLEU_LESSON_WMT22_DIR``
+    (with its ``humaneval/`` subfolder): the one the library's lookup finds here
+    (``bleu_lesson.data.datasets.data_root``: ``$BLEU_LESSON_WMT22_DIR``, then the user cache
+    that ``make data`` fills), resolved; ``None`` when the data is on this machine nowhere.
+    The kernel has a home of its own, so it would not find the checker's cache by itself."""
+    root = data_root()
+    return root.resolve() if root is not None else None
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _data_paths(folder: Path) -> list[Path]:
+    """The data folder and every folder its symbolic links lead into (a cache made of links
+    to a shared copy, a linked ``humaneval/``): the kernel gets each of them read-only, so
+    the links resolve inside the sandbox as they do outside."""
+    paths = [folder]
+
+    def add(path: Path) -> None:
+        if path.is_dir() and not any(_within(path, p) for p in paths):  # not a dangling link's
+            paths.append(path)
+
+    def follow(link: Path) -> None:
+        # each link of a chain as it is written (the kernel follows the same text), to the end
+        for _ in range(40):
+            if not link.is_symlink():
+                return
+            link = Path(os.path.normpath(link.parent / os.readlink(link)))
+            add(link if link.is_dir() else link.parent)
+
+    for sub in (folder, folder / "humaneval"):
+        if not sub.is_dir():
+            continue
+        follow(sub)
+        for entry in sub.iterdir():
+            follow(entry)
+    return paths
+
+
+def _others_can_run(path: Path) -> bool:
+    """Whether a user other than the owner can reach and run ``path`` (mode bits)."""
+    try:
+        path = path.resolve()
+        return all(p.stat().st_mode & 0o001 for p in [*path.parents]) and \
+            bool(path.stat().st_mode & 0o005)
+    except OSError:
+        return False
+
+
+def _python_paths() -> list[Path]:
+    """Folders Python needs to run the kernel: the installation, the venv, the package."""
+    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.exec_prefix),
+             Path(sys.base_exec_prefix)}
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        p = sysconfig.get_path(key)
+        if p:
+            paths.add(Path(p))
+    package = Path(__file__).resolve().parent  # the package folder only, not the repo
+    paths.add(package)
+    exe = Path(os.path.abspath(sys.executable))
+    paths.add(exe.parent)
+    paths.add(exe.resolve().parent)
+    real = sorted({p.resolve() for p in paths if p.exists()}, key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for folder in real:  # drop folders inside one already kept
+        if not any(_within(folder, k) for k in kept):
+            kept.append(folder)
+    return kept
+
+
+class Sandbox:
+    """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
+
+    ``workdir`` is the only writable folder (besides a private ``/tmp``); ``home`` and
+    ``tmp`` are inside it. Use as a context manager to be sure it is cleaned up.
+    """
+
+    def __init__(self, limits: Limits | None = None, *, kind: str | None = None,
+                 readable: tuple[str | Path, ...] = ()) -> None:
+        self.limits = limits or Limits()
+        self.kind = kind or backend()
+        if self.kind not in BACKENDS:
+            raise ValueError(f"kind must be one of {', '.join(BACKENDS)}, got {self.kind!r}")
+        self.readable = [Path(p).resolve() for p in readable if Path(p).exists()]
+        self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
+        self.home = self.workdir / "home"
+        self.tmp = self.workdir / "tmp"
+        self.nbdir = self.workdir / "nb"
+        self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
+        for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
+            d.mkdir()
+        self.as_nobody = _as_nobody(self.kind)  # an unprivileged uid, its own if it can
+        self.uid = _take_uid() if self.as_nobody else os.geteuid()
+        if self.as_nobody:
+            for d in (self.workdir, self.home, self.tmp, self.nbdir, self.ipcdir):
+                os.chown(d, self.uid, self.uid)
+        #: the WMT22 folder the kernel gets read-only (found once: the mounts and the
+        #: environment name the same one)
+        self.data = wmt22_folder()
+        self.proc: subprocess.Popen | None = None
+        self.killed = False
+
+    # -- the environment ------------------------------------------------------------
+
+    def environment(self) -> dict[str, str]:
+        """The scrubbed environment: nothing of the checker's own is passed on."""
+        bindir = os.path.dirname(os.path.abspath(sys.executable))
+        env = {
+            "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(self.home), "TMPDIR": str(self.tmp),
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
+            "MPLCONFIGDIR": str(self.home / ".matplotlib"),
+            "IPYTHONDIR": str(self.home / ".ipython"),
+            "JUPYTER_RUNTIME_DIR": str(self.home / ".jupyter-runtime"),
+            "JUPYTER_CONFIG_DIR": str(self.home / ".jupyter"),
+            "JUPYTER_DATA_DIR": str(self.home / ".jupyter-data"),
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+            "BLEU_LESSON_SANDBOXED": self.kind,
+        }
+        if self.data is not None:
+            env[WMT22_ENV_VAR] = str(self.data)
+        return env
+
+    def _mounts(self) -> list[str]:
+        args = ["--ro-bind", "/usr", "/usr"]
+        for name in ("bin", "lib", "lib64", "lib32", "sbin"):
+            p = Path("/") / name
+            if p.is_symlink():
+                args += ["--symlink", os.readlink(p), str(p)]
+            elif p.is_dir():
+                args += ["--ro-bind", str(p), str(p)]
+        tmpfs = str(TMPFS_SIZE)  # in memory: bounded
+        args += ["--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/tmp",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
+        system = [Path("/usr"), Path("/etc")]
+        binds = [(p, "--ro-bind") for p in _python_paths()]
+        if self.data is not None:
+            binds += [(p, "--ro-bind") for p in _data_paths(self.data)]
+        binds += [(p, "--ro-bind") for p in self.readable]
+        binds.append((self.workdir, "--bind"))
+        made: set[Path] = {Path("/"), Path("/tmp")}
+        for path, how in binds:
+            if how == "--ro-bind" and any(_within(path, s) for s in system):
+                continue  # already visible, read-only, through /usr or /etc
+            for parent in reversed(path.parents):
+                if parent in made or any(_within(parent, s) for s in system):
+                    continue
+                args += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+            args += [how, str(path), str(path)]
+            made.add(path)
+        return args
+
+    def command(self, argv: list[str]) -> list[str]:
+        """The full command line that runs ``argv`` inside this sandbox."""
+        inner = list(argv)
+        prlimit = shutil.which("prlimit")
+        if prlimit and self.limits.prlimit_args():
+            inner = [prlimit, *self.limits.prlimit_args(), "--", *inner]
+        setpriv = shutil.which("setpriv") or "setpriv"
+        if self.as_nobody:
+            inner = [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                     "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", *inner]
+        elif os.geteuid() == 0 and self.kind != "none":
+            # root stays root (no other uid can run this Python) but without capabilities,
+            # so it cannot undo the mounts: unmount the hidden notebooks, remount read-write
+            inner = [setpriv, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all",
+                     *inner]
+        if self.kind == "bwrap":
+            return [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--unshare-pid",
+                    "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                    "--new-session", *self._mounts(), "--chdir", str(self.nbdir), "--",
+                    *inner]
+        if self.kind == "unshare":
+            return [shutil.which("unshare") or "unshare", "--pid", "--fork", "--kill-child",
+                    "--mount", "--propagation", "private", "--mount-proc", "--net", "--ipc",
+                    "--uts", "--", "/bin/sh", "-c", self._unshare_script(), "sh", *inner]
+        return inner
+
+    def _unshare_script(self) -> str:
+        """Shell run inside unshare's mount namespace before the command: the Python
+        folders and the package read-only, the repository's notebooks hidden. Any failure
+        stops the sandbox."""
+        import shlex
+
+        lines = ["set -e"]
+        data = _data_paths(self.data) if self.data is not None else []
+        for folder in [*_python_paths(), *data]:
+            q = shlex.quote(str(folder))
+            lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
+        notebooks = Path(__file__).resolve().parents[2] / "notebooks"
+        if notebooks.is_dir():
+            lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                         f"{shlex.quote(str(notebooks))}")
+        lines.append('exec "$@"')
+        return "\n".join(lines)
+
+    # -- running ----------------------------------------------------------------------
+
+    def start(self, argv: list[str], **popen) -> subprocess.Popen:
+        """Start ``argv`` in the sandbox (its own session: one group to kill)."""
+        if self.proc is not None or self.killed:
+            raise RuntimeError("this sandbox already ran a command, or was killed")
+        self.proc = subprocess.Popen(self.command(argv), env=self.environment(),
+                                     cwd=self.nbdir, stdin=subprocess.DEVNULL,
+                                     start_new_session=True, **popen)
+        return self.proc
+
+    def seal_sockets(self) -> None:
+        """Once the kernel has bound its sockets: make their folder the checker's, so the
+        sandboxed code cannot swap a socket for a link to some other socket of the host
+        (the checker reconnects to the same paths)."""
+        if self.as_nobody:
+            os.chown(self.ipcdir, os.geteuid(), os.getegid())
+            os.chmod(self.ipcdir, 0o755)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """Kill everything the sandbox runs, now, whatever holds a pipe."""
+        self.killed = True
+        proc = self.proc
+        if proc is None:
+            return
+        inside = _descendants(proc.pid)  # the PID namespace's processes, seen from here
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process in D state
+            pass
+        _wait_gone(inside)  # the kernel kills a namespace's processes after its init
+
+    def close(self) -> None:
+        """Kill the sandbox, remove its work folder and give its uid back to the pool."""
+        self.kill()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.as_nobody and self.uid != NOBODY and (self.proc is None or
+                                                      self.proc.poll() is not None):
+            _give_back(self.uid)  # everything in its PID namespace died with it
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def describe(self) -> str:
+        return describe(self.kind)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every living process below ``pid`` (read from /proc; empty where there is none)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _wait_gone(pids: list[int], limit: float = 5.0) -> None:
+    """Return once none of ``pids`` runs any more (dead or a zombie), or after ``limit`` s."""
+    import time
+
+    deadline = time.monotonic() + limit
+    for pid in pids:
+        while time.monotonic() < deadline:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                break  # gone
+            if state in ("Z", "X"):
+                break
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            time.sleep(0.02)
+
+
+def _as_nobody(kind: str) -> bool:
+    # bwrap rebuilds the folders above Python world-readable; unshare cannot, so an
+    # interpreter under /root (pyenv) keeps the checker's uid there
+    return os.geteuid() == 0 and (
+        kind == "bwrap" or (kind == "unshare" and _others_can_run(Path(sys.executable))))
+
+
+def describe(kind: str | None = None) -> str:
+    """One line for the checker's output: which sandbox, and what it lacks."""
+    kind = kind or backend()
+    chosen = os.environ.get("BLEU_LESSON_SANDBOX") == kind  # by hand, not by the probe
+    user = ("as an unprivileged uid of its own" if _as_nobody(kind)
+            else f"as uid {os.geteuid()}")
+    by_hand = f", chosen by BLEU_LESSON_SANDBOX={kind}" if chosen else ""
+    if kind == "bwrap":
+        return (f"sandbox: bubblewrap (PID and network namespaces, read-only files, "
+                f"{user}{by_hand})")
+    if kind == "unshare":
+        return (f"sandbox: unshare (PID and network namespaces, read-only package, "
+                f"{user}{by_hand}); WARNING: the host's other files are in reach inside")
+    why = "chosen by BLEU_LESSON_SANDBOX=none" if chosen else "namespaces unavailable"
+    return (f"sandbox: NONE ({why}): resource limits and a process "
+            "group only; WARNING: submissions can read and write your files, use the "
+            "network, and a process that leaves its group can survive")

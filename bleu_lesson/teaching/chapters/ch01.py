@@ -1,0 +1,71 @@
+"""Chapter 1: 分词 (Tokenization): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+
+from bleu_lesson.core.seed import tokenize as seed_tokenize
+from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "01_tokenization.ipynb"
+TITLE = "分词 (Tokenization)"
+NEEDS_DATA = False
+EXPLORERS: tuple[str, ...] = ('TokenizerExplorer',)
+
+
+_WORDS = ("The", "cat", "MAT", "is", "on", "猫", "垫子", "Hello,", "world!", "a")
+_SPACES = (" ", "  ", "\t", "\n", " \t ")
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    cases = []
+    for _ in range(6):
+        words = [rng.choice(_WORDS) for _ in range(rng.randint(0, 7))]
+        text = rng.choice(("", " ")) + "".join(w + rng.choice(_SPACES) for w in words)
+        cases.append((text,))
+    return cases
+
+
+EXERCISES = (
+    Exercise("1.1", "种子分词器 my_tokenize", seed_tokenize, (
+        ("The cat is on the mat",), ("  Hello,   World!  ",), ("",), ("猫 在 垫子 上",),
+        ("A\tB\nc",),
+    ), hint="先转小写，再按任意空白切分 (lowercase, then split on any whitespace).",
+        forbidden=("bleu_lesson.core.seed.tokenize",), generate=_hidden),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("用种子的分词器（转小写 + 按空白切分），候选 “The cat is on the mat” 与参考 “The cat is on the mat.” 的 1 元语法匹配是多少？",
+       ("6/6", False,
+        "这是 13a 分词器的结果：它把句号切成单独的词元，“mat” 才能匹配。"),
+       ("5/6", True,
+        "句号粘在 “mat” 上成了词元 “mat.”，而 “mat.” ≠ “mat”，候选的 “mat” 找不到对应的词。"),
+       ("5/7", False,
+        "分母是候选的 1 元语法个数，候选只有 6 个词元；7 是 13a 下参考的长度。"),
+       ("0/6", False,
+        "转小写后 “the”、“cat”、“is”、“on”、“the” 都能匹配，只有 “mat” 不行。")),
+    question("用种子的分词器给中文 “猫坐在垫子上” 和一模一样的参考打分，BLEU 是 0.0000。为什么？",
+       ("中文没有空格，整句成了一个词元，没有 2、3、4 元语法，这几阶的精确率被记为 0", True,
+        "只有一个词元的句子放不下任何 2 元语法，种子代码把这些阶记为 0，几何平均就是 0。"),
+       ("汉字不能转小写，分词器报错后返回了 0", False,
+        "分词没有报错：“tokenize” 返回了 ['猫坐在垫子上']，只有一个词元。"),
+       ("两句话里有一个字不同", False,
+        "两句完全相同；p_1 = 1.000，只是 p_2 到 p_4 都是 0。"),
+       ("整句一个词元，p_1 = 1/1，所以分数本应是 1；0 只是浮点误差", False,
+        "p_1 确实是 1/1，但 2–4 阶没有 n 元语法，种子代码把它们记为 0，几何平均就是 0，不是误差。")),
+    question("对 “我在2022年读了BLEU论文。”，`char` 和 `zh` 分词器有什么区别？",
+       ("`char` 把每个字符都切开（“2022” 成了 4 个词元，共 16 个），`zh` 切开汉字但保留 “2022”、“BLEU” 完整（共 10 个）", True,
+        "所以把年份译错成 2021 时，`char` 下 “2”“0”“2” 仍算匹配（15/16），`zh` 下整个 “2022” 都不匹配（9/10）。"),
+       ("两者完全相同，只是名字不同", False,
+        "这句话在 `char` 下有 16 个词元，在 `zh` 下有 10 个。"),
+       ("`zh` 会把中文分成词语（如 “论文”），`char` 切成单字", False,
+        "sacrebleu 的 `zh` 不做词语切分：每个汉字单独成一个词元，只有非中文片段保持完整。"),
+       ("`13a` 也能这样切开汉字，`char` 和 `zh` 只是更快", False,
+        "`13a` 只切 ASCII 标点，“BLEU在2002年提出。” 在 `13a` 下仍是 1 个词元。")),
+)

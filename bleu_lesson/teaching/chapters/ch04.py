@@ -1,0 +1,77 @@
+"""Chapter 4: 长度惩罚 (Brevity penalty): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+
+from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
+from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "04_brevity_penalty.ipynb"
+TITLE = "长度惩罚 (Brevity penalty)"
+NEEDS_DATA = False
+EXPLORERS: tuple[str, ...] = ('BrevityExplorer',)
+
+
+def _hidden_bp(rng: random.Random) -> list[tuple]:
+    return [(rng.randint(0, 30), rng.randint(1, 30)) for _ in range(8)]
+
+
+def _hidden_closest(rng: random.Random) -> list[tuple]:
+    cases = []
+    for _ in range(8):
+        c = rng.randint(1, 20)
+        d = rng.randint(1, 4)  # often a tie: c - d and c + d, in either order
+        lens = [c + d, c - d] if rng.random() < 0.5 else [c - d, c + d]
+        lens += [rng.randint(1, 25) for _ in range(rng.randint(0, 2))]
+        rng.shuffle(lens)
+        cases.append((c, [max(1, x) for x in lens]))
+    return cases
+
+
+EXERCISES = (
+    Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
+        (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
+    ), tolerance=1e-9, hint="c > r 时为 1；c = 0 时为 0；否则 exp(1 - r/c)。",
+        forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp),
+    Exercise("4.2", "最接近的参考长度 my_closest_ref_length", closest_ref_length, (
+        (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),
+    ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。",
+        forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("候选只写 “the cat”，参考是 “The cat is sitting on the mat”（r = 7），用有效阶数、不平滑，BLEU = 0.0821。这个数是怎么来的？",
+       ("p_1 = p_2 = 1，几何平均是 1，分数就等于长度惩罚 exp(1 − 7/2) ≈ 0.0821", True,
+        "两个词都对，精确率满分；是 BP 把这个过短的“译文”罚到了 0.0821。"),
+       ("精确率很低：参考的 7 个词里只对了 2 个", False,
+        "精确率的分母是候选自己的 n 元语法个数，这里 2/2 和 1/1 都是满分。漏译由 BP 惩罚。"),
+       ("没有 3 元语法和 4 元语法，所以这两阶算 0", False,
+        "用有效阶数时，候选里根本没有的阶不参与平均；否则分数会是 0，而不是 0.0821。"),
+       ("候选比参考短，BP = 1", False,
+        "候选比参考短才要罚：c ≤ r 时 BP = exp(1 − r/c) < 1。")),
+    question("候选 c = 6，两条参考的长度依次是 7 和 5（平局）。种子代码和 sacrebleu 各取哪个 r？",
+       ("种子取先列出的 7（BP ≈ 0.8465），sacrebleu 和 NLTK 取较短的 5（BP = 1）", True,
+        "种子用 `min(..., key=abs diff)`，相等时留下先出现的；库里的 `tie=\"shorter\"` 用（距离，长度）作键，较短的胜出，与 sacrebleu、NLTK 一致。"),
+       ("两者都取 5", False,
+        "种子代码不看长度大小，只保留先列出的那条，也就是 7。"),
+       ("两者都取 7", False,
+        "sacrebleu 和 NLTK 在平局时取较短的 5。"),
+       ("两者都取平均值 6，BP = 1", False,
+        "r 总是某一条参考的真实长度，不会取平均。")),
+    question("一个系统在测试集上的总长度 c = 1800 个词元，有效参考长度 r = 2000。不用计算器，长度惩罚大约是多少？",
+       ("约 0.89：在 c = r 附近 BP 几乎是直线，短 10% 大约扣 10%", True,
+        "exp(1 − 2000/1800) = exp(−0.111) ≈ 0.895；BP 对长度比 c/r 的斜率在 c = r 处是 1。"),
+       ("约 0.37：BP 是指数函数，短一点就扣很多", False,
+        "0.37 = e^{−1} 是短一半 (c/r = 0.5) 时的值；短 10% 时 BP 才降到 0.895 左右。"),
+       ("1：只短了 10%，BP 不惩罚", False,
+        "只有 c > r 时 BP 才是 1；c ≤ r 时总有惩罚。"),
+       ("约 0.11：1 − (1 − c/r) 再取指数的倒数", False,
+        "公式是 exp(1 − r/c)：代入 r/c = 2000/1800 ≈ 1.111，得 exp(−0.111) ≈ 0.895。")),
+)

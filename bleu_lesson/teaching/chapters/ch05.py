@@ -1,0 +1,71 @@
+"""Chapter 5: 加权几何平均与平滑 (Weighted geometric mean and smoothing): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+
+from bleu_lesson.core.bleu import geometric_mean
+from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "05_geometric_mean.ipynb"
+TITLE = "加权几何平均与平滑 (Weighted geometric mean and smoothing)"
+NEEDS_DATA = False
+EXPLORERS: tuple[str, ...] = ('GeometricMeanExplorer',)
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    cases = []
+    for _ in range(6):
+        k = rng.randint(1, 4)
+        ps = [rng.choice((0.0, round(rng.uniform(0.05, 1.0), 4))) for _ in range(k)]
+        ws = [rng.choice((0.0, 0.25, 0.5, 1 / k)) for _ in range(k)]
+        if not any(ws):
+            ws[0] = 1.0
+        cases.append((ps, ws))
+    return cases
+
+
+EXERCISES = (
+    Exercise("5.1", "加权几何平均 my_geometric_mean", geometric_mean, (
+        ([1.0, 0.8, 0.5, 0.25], [0.25] * 4), ([1.0, 1.0, 1.0, 2 / 3], [0.25] * 4),
+        ([0.5, 0.5], [0.5, 0.5]), ([0.9, 0.0, 0.5, 0.5], [0.25] * 4),
+        ([0.9, 0.0, 0.5], [0.5, 0.0, 0.5]),
+    ), tolerance=1e-9, hint="exp(Σ w_n · log p_n)；权重为正的某个 p_n 为 0 时结果为 0。",
+        forbidden=("bleu_lesson.core.bleu.geometric_mean",), generate=_hidden),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("有人把权重设成 (1/2, 1/4, 1/8, 0)，报告“几何平均 = 0.80”，并拿它和标准 BLEU 比较。问题在哪里？",
+       ("权重之和是 7/8，不是 1：exp(Σ w log p) 不是一个平均，也和均匀权重 1/4 的 BLEU 不在一个尺度上", True,
+        "只有 Σw = 1（或先把权重除以 Σw）时它才是加权几何平均；第 5 章探索器里的 Σw 就是为此显示的。"),
+       ("w₄ = 0 时 log p₄ 没有定义，结果应当是 0", False,
+        "权重为 0 的阶不参加计算，p₄ 是多少都没关系。"),
+       ("几何平均与权重无关，0.80 一定是对的", False,
+        "权重决定每一阶的指数：换一组权重，结果就变。"),
+       ("应当用算术平均，几何平均不能带权重", False,
+        "BLEU 用的正是加权几何平均 exp(Σ w_n log p_n)；问题是这组权重之和不是 1。")),
+    question("种子单参考例子的计数是 matches = (6, 4, 2, 0)，totals = (6, 5, 4, 3)。用 sacrebleu 的 `exp` 平滑，p_4 变成多少？",
+       ("1/(2 × 3) ≈ 0.1667", True,
+        "`exp` 给第 1 个匹配数为 0 的阶 1/(2^1 · t_n)，t_4 = 3；BLEU 变成 0.4301。"),
+       ("0.1/3 ≈ 0.0333", False,
+        "这是 `floor` 平滑（ε = 0.1），BLEU 是 0.2876。"),
+       ("1/4 = 0.25", False,
+        "这是 `add-k`（k = 1）：(0 + 1)/(3 + 1)，而且它还改变了 p_2 和 p_3。"),
+       ("0", False,
+        "这是不平滑（`none`）时的值，BLEU 因此是 0。")),
+    question("NLTK 默认的 `method0` 给种子单参考例子打分，结果是什么？",
+       ("约 8.222e-78：一个极小的正数，不是 0", True,
+        "`method0` 把为 0 的精确率换成最小的正浮点数，并发出警告；印到 4 位小数看起来是 0.0000。"),
+       ("恰好是 0", False,
+        "NLTK 避开了 log 0，结果是 10^-78 量级的正数。"),
+       ("0.4301", False,
+        "0.4301 是 `exp` 平滑（NLTK 的 `method3`）的结果。"),
+       ("抛出 ZeroDivisionError", False,
+        "NLTK 不报错，只发一条警告。")),
+)

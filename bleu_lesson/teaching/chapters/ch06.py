@@ -1,0 +1,153 @@
+"""Chapter 6: 组装 BLEU：多参考译文评估 (Putting BLEU together: multiple references): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bleu_lesson.core.bleu import sentence_bleu
+from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "06_bleu_multi_reference.ipynb"
+TITLE = "组装 BLEU：多参考译文评估 (Putting BLEU together: multiple references)"
+NEEDS_DATA = False
+EXPLORERS: tuple[str, ...] = ('BleuExplorer',)
+
+
+_SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
+
+
+def _my_bleu_reference(candidate: str, references: list[str]) -> float:
+    return sentence_bleu(candidate, references, tokenizer="none", lowercase=True,
+                         smoothing="none", effective_order=False).score
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    words = "the The cat is on a mat sat".split()
+    def sentence(n: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(n))
+    cases = []
+    for _ in range(5):
+        cand = sentence(rng.randint(4, 9))
+        refs = [cand if rng.random() < 0.3 else sentence(rng.randint(3, 10))
+                for _ in range(rng.randint(1, 3))]
+        cases.append((cand, refs))
+    # a tie for the closest reference length, the longer one listed first
+    cand = sentence(6)
+    cases.append((cand, [cand + " mat", " ".join(cand.split()[:5])]))
+    return cases
+
+
+# --- 6.2 and 6.3 (issue 13): analytic tasks with no single right answer, judged ----------
+# Each answer is a function of no arguments returning what the learner built (plain data:
+# a tuple, a list and strings; a dict of strings), so a student copy's stub is "not done".
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
+    """Adding ``extra`` to ``references`` must lower sentence BLEU (sacrebleu's defaults)."""
+    if not (isinstance(got, tuple) and len(got) == 3):
+        return False, f"{_show(got)}：不是 (candidate, references, extra) 三项的 tuple"
+    candidate, references, extra = got
+    if not (_is_text(candidate) and isinstance(references, list) and references
+            and all(_is_text(r) for r in references) and _is_text(extra)):
+        return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
+                       "字符串列表")
+    before = sentence_bleu(candidate, references).score
+    after = sentence_bleu(candidate, [*references, extra]).score
+    return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
+    """A fluent, correct translation under 0.2 and a garbage one over 0.5 (sentence BLEU)."""
+    if not (isinstance(got, dict) and set(got) == {"reference", "fluent", "garbage"}
+            and all(_is_text(v) for v in got.values())):
+        return False, f"{_show(got)}：不是含 reference、fluent、garbage 三个非空字符串的 dict"
+    if _norm(got["garbage"]) == _norm(got["reference"]) or \
+            _norm(got["fluent"]) == _norm(got["reference"]):
+        return False, "fluent 或 garbage 就是参考译文本身"
+    fluent = sentence_bleu(got["fluent"], [got["reference"]]).score
+    garbage = sentence_bleu(got["garbage"], [got["reference"]]).score
+    return fluent < 0.2 and garbage > 0.5, f"fluent {fluent:.4f}, garbage {garbage:.4f}"
+
+
+EXERCISES = (
+    Exercise("6.1", "组装 BLEU my_bleu", _my_bleu_reference, (
+        ("The cat is on the mat", _SEED_REFS), ("The cat is on the mat", _SEED_REFS[:1]),
+        ("the cat is sitting on the mat", _SEED_REFS), ("a cat", _SEED_REFS),
+        ("It is a guide to action which ensures that the military always obeys the "
+         "commands of the party", [
+             "It is a guide to action that ensures that the military will forever heed "
+             "Party commands",
+             "It is the guiding principle which guarantees the military forces always being "
+             "under the command of the Party",
+             "It is the practical guide for the army always to heed the directions of the "
+             "party"]),
+        # a tie: 7 and 5 words are both 1 away from 6; the shorter one (5) must win
+        ("The cat is on the mat", ["The cat is sitting on the mat", "The cat is on mat"]),
+        # clipping matters and the score is not 0: "the" 3 times and "mat" twice against one
+        # reference with 2 and 1; clipped p = 6/8, 5/7, 4/6, 3/5 (unclipped 8/8, 6/7, ...)
+        ("the cat is on the mat the mat", ["The cat is on the mat"]),
+        # Papineni et al. (2002): clipped p_1 = 2/7, no bigram matches, BLEU 0
+        ("the the the the the the the", ["The cat is on the mat", "There is a cat on the mat"]),
+    ), tolerance=1e-9,
+        hint="小写 + 空格分词；截断计数 (每个 n 元语法最多算它在任一条参考里出现的最多次数)；"
+             "最接近的参考长度 (距离相同时取较短的)；不平滑；4 阶等权的加权几何平均 "
+             "exp(Σ ¼·log pₙ)，不是算术平均。",
+        forbidden=("bleu_lesson.core.bleu.sentence_bleu", "bleu_lesson.core.bleu.corpus_bleu",
+                   "bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.BleuScorer.score",
+                   "bleu_lesson.core.bleu.BleuScorer.sentence_scores",
+                   "bleu_lesson.core.seed.compute_bleu"),
+        generate=_hidden),
+    Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
+             extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
+                              "sentence_bleu（sacrebleu 的默认设置）严格变小"},
+             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。"),
+    Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
+             judge=_judge_extremes,
+             extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
+                              "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。"),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("`score_stats` 给一句话打分时，需要什么输入？",
+       ("只要一条计数记录 `BleuStats`（c、r、各阶的 m_n 和 t_n）和选项，不需要原文", True,
+        "这就是充分统计量：分数是这条记录的纯函数，随手写一条 BleuStats(6, 6, (6, 5, 4, 2), (6, 5, 4, 3)) 也得 0.9036。"),
+       ("候选译文和参考译文的原文，它要重新分词", False,
+        "分词和计数在提取 (extract) 那一步已经做完，`score_stats` 的参数里没有任何文本。"),
+       ("每条参考的全部 n 元语法列表", False,
+        "截断后的匹配数已经在 m_n 里，不需要再看 n 元语法。"),
+       ("候选的计数和每条参考的长度列表：它在打分时才选 r", False,
+        "r 在提取统计量时就选好了，`BleuStats` 只存一个 `ref_len`；`score_stats` 不再看参考。")),
+    question("给一句候选再加一条参考译文（其他都不变），句子级 BLEU 会怎样？",
+       ("可能升、可能不变，也可能降：各阶精确率只会不降，但新参考可能改变最接近的长度 r，使 BP 变小", True,
+        "例如候选 “a b c d e f”、参考 “a b c d”：50.81；再加一条无关的 7 个词的参考，r 变成 7，BP 变成 0.8465，分数降到 43.01（sacrebleu 同样如此）。"),
+       ("只会升或不变：参考越多，能匹配的 n 元语法越多", False,
+        "精确率确实只会不降，但 BP 取决于最接近 c 的参考长度，新参考可能让它变差。"),
+       ("只会降：参考越多，分母越大", False,
+        "分母 t_n 只由候选决定，和参考条数无关。"),
+       ("不变：BLEU 只用与候选最接近的那一条参考", False,
+        "截断上限取所有参考中的最大次数；只有 r 取最接近的那一条的长度。")),
+    question("参考 “The cat is sitting on the mat”（7 个词）和 “The cat is on mat”（5 个词）与 6 个词的候选平局。交换两条参考的顺序，哪个分数会变？",
+       ("种子代码的（平局取先列出的）：0.5986 变成 0.7071；`tie=\"shorter\"` 两种顺序都是 0.7071", True,
+        "先列出 7 时种子取 r = 7，BP ≈ 0.8465；先列出 5 时取 r = 5，BP = 1。较短规则总是取 5。"),
+       ("两者都会变", False,
+        "“平局取较短的”与顺序无关，所以 sacrebleu、NLTK 的分数不随顺序变。"),
+       ("两者都不变", False,
+        "种子代码的 r 取决于哪条参考先列出，分数 0.5986 和 0.7071 不同。"),
+       ("只有 sacrebleu 的会变", False,
+        "正相反：随顺序变化的是种子代码的规则。")),
+)

@@ -1,0 +1,167 @@
+"""Chapter 8: 为什么不同工具给出不同分数 (Why tools disagree): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS",
+           "FORENSICS_HYPS", "FORENSICS_REFS", "forensics_reported"]
+
+NOTEBOOK = "08_tools_compared.ipynb"
+TITLE = "为什么不同工具给出不同分数 (Why tools disagree)"
+NEEDS_DATA = True  # section 6.1 reproduces Post (2018) on WMT22 zh-en
+EXPLORERS: tuple[str, ...] = ('ToolsExplorer',)
+
+
+def _per_segment(streams: list[list[str]]) -> list[list[str]]:
+    return [list(segment) for segment in zip(*streams, strict=True)]
+
+
+def _judge_per_segment(case: tuple, got: Any) -> tuple[bool, str]:
+    """Right when ``got`` is a list with each segment's references as a list or a tuple
+    (NLTK and Hugging Face accept both)."""
+    expected = _per_segment(*case)
+    why = ""
+    if not isinstance(got, list):
+        why = f"需要一个 list (expected a list of segments), 得到的是 {type(got).__name__}"
+    elif len(got) != len(expected):
+        why = f"需要 {len(expected)} 个句段 (segments), 得到 {len(got)} 个"
+    else:
+        for i, (want, row) in enumerate(zip(expected, got, strict=True)):
+            if not isinstance(row, list | tuple):
+                why = (f"第 {i} 句段的参考应是 list 或 tuple (segment {i}: a list or a "
+                       f"tuple), 得到的是 {type(row).__name__}")
+                break
+            if list(row) != want:
+                why = f"第 {i} 句段不对 (segment {i} differs)"
+                break
+    if not why:
+        return True, ""
+    return False, f"期望 (expected): {expected!r}\n  得到 (got): {got!r}\n  ({why})"
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    cases = []
+    for _ in range(5):
+        k, n = rng.randint(1, 4), rng.randint(1, 5)
+        cases.append(([[f"{chr(97 + s)}{i}" for i in range(n)] for s in range(k)],))
+    return cases
+
+
+# --- 8.2 (issue 13): the forensics lab, judged by re-scoring with sacrebleu ---------------
+
+#: a system output, its references and the score "a paper reported"; which knob explains
+#: the gap to sacrebleu's default score?
+FORENSICS_HYPS = ("the cat sat on a mat.", "there is a dog in the yard.",
+                  "it rained all day long in paris.", "we will meet again next week.")
+FORENSICS_REFS = ("The cat sat on the mat.", "There is a dog in the garden.",
+                  "It rained all day in Paris.", "We will meet again next week.")
+_DEFAULT_SIGNATURE = {"nrefs": "1", "case": "mixed", "eff": "no", "tok": "13a",
+                      "smooth": "exp"}
+_KNOB_NAMES = {"case": {"case", "lowercase", "大小写"},
+               "tok": {"tok", "tokenize", "tokenizer", "分词"},
+               "smooth": {"smooth", "smoothing", "平滑"},
+               "eff": {"eff", "effective order", "有效阶数"}}
+
+
+def _sacrebleu_score(hyps, refs, fields: dict) -> float:
+    import sacrebleu  # only when a forensics answer is judged
+
+    return sacrebleu.corpus_bleu(list(hyps), [list(refs)], lowercase=fields["case"] == "lc",
+                                 tokenize=fields["tok"], smooth_method=fields["smooth"],
+                                 use_effective_order=fields["eff"] == "yes").score
+
+
+def forensics_reported() -> float:
+    """The score the paper reported for FORENSICS_HYPS (0-100): lowercased sacrebleu."""
+    return round(_sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS,
+                                  {**_DEFAULT_SIGNATURE, "case": "lc"}), 2)
+
+
+def _parse_signature(text: str) -> dict:
+    fields = dict(_DEFAULT_SIGNATURE)
+    for part in text.strip().split("|"):
+        key, sep, value = part.partition(":")
+        if not sep or key not in fields and key != "version":
+            raise ValueError(f"not a sacrebleu signature field: {part!r}")
+        if key != "version":
+            fields[key] = value
+    if fields["nrefs"] != "1":
+        raise ValueError("this corpus has one reference: nrefs:1")
+    return fields
+
+
+def _judge_forensics(case: tuple, got: Any) -> tuple[bool, str]:
+    """The signature must reproduce the reported score, and the knob be the field in which it
+    differs from sacrebleu's default signature."""
+    if not (isinstance(got, dict) and _is_text(got.get("knob")) and
+            _is_text(got.get("signature"))):
+        return False, f"{_show(got)}：不是含 knob 和 signature 两个字符串的 dict"
+    try:
+        fields = _parse_signature(got["signature"])
+        score = _sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS, fields)
+    except (ValueError, KeyError, TypeError) as exc:
+        return False, f"签名无法使用 (unusable signature): {exc}"
+    reported = forensics_reported()
+    changed = [k for k in fields if fields[k] != _DEFAULT_SIGNATURE[k]]
+    knob = got["knob"].strip().lower()
+    named = [k for k, names in _KNOB_NAMES.items() if knob in names]
+    ok = abs(score - reported) < 0.005 and named == changed
+    return ok, (f"这个签名给出 {score:.2f}（报告的是 {reported:.2f}）；它改动的旋钮: "
+                f"{changed or '没有'}；你说的旋钮: {got['knob']!r}")
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+EXERCISES = (
+    Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
+        ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
+        ([["x1", "y1"], ["x2", "y2"], ["x3", "y3"]],),
+    ), hint="sacrebleu 的 refs[k][i] 是第 k 个参考流的第 i 句；要得到 out[i][k]：一个 list，"
+            "每个句段的参考是一个 list（tuple 也可以，例如 list(zip(*refs))）。",
+        judge=_judge_per_segment, forbidden=("bleu_lesson.core.bleu.references_from_streams",),
+        generate=_hidden),
+    Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
+             extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
+                              "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},
+             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。"),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("种子的单参考例子：sacrebleu 的 `sentence_bleu`（默认设置）给 0.4301，NLTK 的 `sentence_bleu` （默认设置）印出来是 0.0000。为什么不同？",
+       ("平滑的默认值不同：sacrebleu 用 `exp` 平滑，NLTK 的 `method0` 只把 0 换成极小的正数（约 8.2e-78）", True,
+        "p_4 = 0/3：`exp` 把它换成 1/6，得 0.4301；`method0` 换成最小的正浮点数，分数极小但不是 0。"),
+       ("NLTK 默认用 `method1` 平滑，把 0 换成了 0.1", False,
+        "NLTK 的默认是 `method0`（不平滑，只把 0 换成极小的正数）；`method1` 要自己指定，给的分数也不是 0。"),
+       ("分词不同：sacrebleu 用 13a", False,
+        "这个例子没有标点，13a 和按空白切分的结果相同。"),
+       ("参考长度的平局规则不同", False,
+        "只有一条参考，谈不上平局；两者都用 r = 7。")),
+    question("把按句子排的参考列表（`refs[i][k]`）直接交给 sacrebleu 的 `corpus_bleu`，会发生什么？",
+       ("不报错，给出另一个分数：81.50 变成 67.13，签名里是 `nrefs:3`", True,
+        "sacrebleu 要的是一个个参考流 (`refs[k][i]`)；排错时它把行列对调着读，还悄悄丢掉了第 3 句。"),
+       ("抛出 ValueError", False,
+        "sacrebleu 不检查这一点；报错的是本库的 `corpus_bleu`（收到 sacrebleu 的排法时）。"),
+       ("分数不变，两种排法等价", False,
+        "两种排法只是类型相同，行列是对调的，分数从 81.50 变成 67.13。"),
+       ("sacrebleu 会自动转换排法", False,
+        "它不会转换；要自己用 `references_from_streams` 转。")),
+    question("同一测试集，论文甲写 “BLEU 36.1（multi-bleu.perl，分词后，-lc）”，论文乙写 “BLEU 34.6（sacrebleu，nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp）”。能说甲的系统更好吗？",
+       ("不能：两个数不是同一种算法。第 8 章在 WMT22 上看到，同一份输出用 multi-bleu 式的算法往往高出一两分，排名也会变", True,
+        "Post (2018)：参考的分词和规范化不同，分数就不能比；要在同一个签名下重算。"),
+       ("能：高了 1.5 分，超过了通常的置信区间半宽", False,
+        "置信区间只说明抽样波动；算法不同带来的差别可能比它还大，而且不会被区间覆盖。"),
+       ("不能：sacrebleu 总是比 multi-bleu.perl 高，所以乙其实更好", False,
+        "方向也不能这样推：差别因系统而异，只能在同一个算法下比较。"),
+       ("能：只要两篇论文用的是同一个测试集", False,
+        "同一个测试集是必要条件，不是充分条件；还要同样的分词、大小写、平滑和参考条数。")),
+)

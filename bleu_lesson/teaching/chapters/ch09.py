@@ -1,0 +1,111 @@
+"""Chapter 9: 真实评测：WMT22 中英翻译 (Real evaluation: WMT22 Chinese-English): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.quiz import Question, question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+
+NOTEBOOK = "09_wmt22_case_study.ipynb"
+TITLE = "真实评测：WMT22 中英翻译 (Real evaluation: WMT22 Chinese-English)"
+NEEDS_DATA = True
+EXPLORERS: tuple[str, ...] = ('SystemsExplorer',)
+
+
+def _ci_half_width(scores: list[float]) -> float:
+    ordered = sorted(scores)
+    lower = len(ordered) // 40
+    return 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+
+
+def _hidden(rng: random.Random) -> list[tuple]:
+    return [([round(rng.gauss(0.3, 0.05), 6) for _ in range(rng.randint(40, 400))],)
+            for _ in range(4)]
+
+
+# --- 9.2 (issue 13): predict which system's rank changes under reference B ---------------
+
+def _rank_changes() -> set[str]:
+    """zh-en systems whose rank differs between reference A and reference B (corpus BLEU)."""
+    from bleu_lesson.core.bleu import BleuScorer
+    from bleu_lesson.data.datasets import load_wmt22
+
+    data = load_wmt22("zh-en", download=False)
+    ranks = {}
+    for which in ("A", "B"):
+        scorer = BleuScorer(data.references_for(which), tokenizer=data.tokenizer)
+        ranked = sorted(data.systems, key=lambda n: -scorer.score(data.systems[n]).score)
+        ranks[which] = {name: k for k, name in enumerate(ranked)}
+    return {n for n in data.systems if ranks["A"][n] != ranks["B"][n]}
+
+
+_RANK_CHANGES: list[set[str]] = []  # computed once per checker process, when first judged
+
+
+def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
+    if not (isinstance(got, set | frozenset | list | tuple) and
+            all(isinstance(n, str) for n in got)):
+        return False, f"{_show(got)}：不是系统名的集合（例如 {{'DLUT'}}）"
+    if not _RANK_CHANGES:
+        try:
+            _RANK_CHANGES.append(_rank_changes())
+        except (OSError, ValueError) as exc:  # the checker's data, not the answer, is at fault
+            return False, (f"检查程序读不到 WMT22 数据，无法判定 (the checker cannot load "
+                           f"WMT22 zh-en; set BLEU_LESSON_WMT22_DIR): {exc}")
+    truth = _RANK_CHANGES[0]
+    guess = set(got)
+    # a wrong prediction is told how far off it is, not the answer (it could be copied)
+    return guess == truth, (f"你预测 {sorted(guess)}：名次变了的系统有 {len(truth)} 个，"
+                            f"你说中了 {len(guess & truth)} 个，多说了 {len(guess - truth)} 个")
+
+
+EXERCISES = (
+    Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
+        ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
+        ([0.5] * 40,), ([i / 1000 for i in range(1000, 0, -1)],),
+    ), tolerance=1e-12,
+        hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
+             "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",
+        forbidden=("bleu_lesson.analysis.significance._estimate_ci",), generate=_hidden),
+    Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
+             judge=_judge_rank_prediction,
+             extra={"expect": "系统名的集合：只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
+             hint="看只用参考 A 时分数挨得很近的几对系统。"),
+)
+
+QUESTIONS: tuple[Question, ...] = (
+    question("zh-en、两条参考：AISP-SJTU（基线）和 HuaweiTSC 都是 34.35，配对自助检验 p = 0.4096。结论是什么？",
+       ("差别不显著：两个系统一样好时，仅仅因为抽到哪些句子就常常出现这样的差值", True,
+        "p ≥ 0.05，不能说哪个更好；HuaweiTSC 在 1000 次重抽里只赢了 439 次。"),
+       ("HuaweiTSC 显著更差", False,
+        "p 值大，说明差别（−0.005 分）在噪声范围内，谈不上显著。"),
+       ("p < 0.05，差别显著", False,
+        "0.4096 远大于 0.05。"),
+       ("0.4096 是两个系统的分数差", False,
+        "分数差是 −0.005；0.4096 是 p 值。")),
+    question("en-zh 用 `none` 分词（只按空格切分）时，HuaweiTSC 从 73.33（`zh`）跌到 4.05。为什么？",
+       ("中文句子常常没有空格，整句就是一个词元：只有和参考一字不差才算匹配，2–4 元语法几乎不存在", True,
+        "Online-B 的 2037 句里有 1450 句在 `none` 下只有一个词元；WMT 对中文用 `zh` 分词。"),
+       ("`none` 会把所有字母转成小写", False,
+        "`none` 只按空白切分，不改大小写；中文也没有大小写。"),
+       ("参考译文在 `none` 下被丢掉了", False,
+        "参考没有丢，只是整句成了一个很难匹配的长词元。"),
+       ("`none` 和 `char` 一样，把每个字切开", False,
+        "`char` 下 HuaweiTSC 是 73.76，和 `zh` 接近；`none` 不切开汉字。")),
+    question("12 个系统，你看过分数表后挑出最接近的一对做配对自助检验，得到 p = 0.03。能宣布这对系统差别显著吗？",
+       ("不能直接宣布：看过表再挑，等于在 66 对里比较；要对 66 次比较做校正（例如 Holm），0.03 通不过", True,
+        "Holm 的第一步要求最小的 p 不超过 0.05/66 ≈ 0.00076；而且 1000 次重抽时最小的 p 也有 0.001。"),
+       ("能：p < 0.05 就是显著", False,
+        "这个门槛只在事先定好要比较哪一对时成立；挑过之后，假阳性的机会大得多。"),
+       ("不能：两个系统的置信区间重叠，所以一定不显著", False,
+        "区间重叠不等于不显著（配对检验更灵敏）；这里的问题是多重比较。"),
+       ("能，但要把 p 乘以 12（系统的个数）", False,
+        "比较的是系统对：12 个系统有 66 对，Bonferroni 要乘以 66，而不是 12。")),
+)

@@ -1,0 +1,109 @@
+"""Chapter 10: BLEU 与人工评价 (BLEU and people): its exercise cases and its quiz questions."""
+
+# The quiz is Chinese prose; ruff counts CJK characters double.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from bleu_lesson.analysis.agreement import disagreements, kendall_tau, pairwise_accuracy
+from bleu_lesson.teaching.exercises import Exercise, _show, same
+from bleu_lesson.teaching.quiz import Choice, Question
+
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS", "QUIZ",
+           "TAU_BLEU", "TAU_HUMAN"]
+
+NOTEBOOK = "10_bleu_and_people.ipynb"
+TITLE = "BLEU 与人工评价 (BLEU and people)"
+NEEDS_DATA = True
+EXPLORERS: tuple[str, ...] = ("AgreementExplorer",)
+
+#: Exercise 10.1's four systems: corpus BLEU (reference A, 13a) and the published human z.
+TAU_BLEU = {"JDExploreAcademy": 33.51, "HuaweiTSC": 29.81, "Online-G": 29.63, "Online-A": 27.31}
+TAU_HUMAN = {"JDExploreAcademy": -0.026, "HuaweiTSC": -0.034, "Online-G": -0.098,
+             "Online-A": -0.083}
+
+
+def _tau_by_hand() -> float:
+    return kendall_tau(TAU_BLEU, TAU_HUMAN)
+
+
+def _judge_tau(case: tuple, got: Any) -> tuple[bool, str]:
+    """10.1's answer is a number: a string (or anything else) is told so, not given the τ hint alone."""
+    if isinstance(got, bool) or not isinstance(got, numbers.Real):
+        kind = "字符串" if isinstance(got, str) else f" {type(got).__name__} "
+        return False, f"得到 (got): {_show(got)}：请填数字，不是{kind}（例如写 0.5，不加引号）"
+    expected = _tau_by_hand()
+    return same(expected, got, 5e-4), f"期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
+
+
+def _strongest(metric: dict, human: dict) -> tuple[str, str] | None:
+    found = disagreements(metric, human)
+    return (found[0][0], found[0][1]) if found else None
+
+
+_PAIRS_CASES = (
+    ({"a": 3.0, "b": 2.0, "c": 1.0}, {"a": 0.3, "b": 0.2, "c": 0.1}),   # all agree: 1
+    ({"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 0.3, "b": 0.2, "c": 0.1}),   # all disagree: 0
+    (dict(TAU_BLEU), dict(TAU_HUMAN)),                                   # 5/6
+    ({"a": 1.0, "b": 2.0, "c": 2.0, "d": 0.0}, {"a": 2.0, "b": 5.0, "c": 5.0, "d": 9.0}),  # people tie b, c
+    ({"a": 1.0, "b": 1.0, "c": 5.0}, {"a": 0.1, "b": 0.2, "c": 0.3}),   # the metric ties a, b
+)
+
+def _hidden_pairs(rng) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """Hidden cases for 10.2 and 10.3: 3 to 6 systems with random metric and human scores."""
+    cases = []
+    for _ in range(3):
+        names = [f"sys{k}" for k in range(rng.randint(3, 6))]
+        cases.append(({n: round(rng.uniform(20, 40), 2) for n in names},
+                      {n: round(rng.uniform(-1, 1), 3) for n in names}))
+    return cases
+
+
+EXERCISES = (
+    Exercise("10.1", "手算平局不计的 τ my_tau", _tau_by_hand, ((),),
+             tolerance=5e-4, judge=_judge_tau,
+             hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。"),
+    Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
+             tolerance=1e-9, generate=_hidden_pairs,
+             hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。"),
+    Exercise("10.3", "分歧最大的一对 my_strongest_disagreement", _strongest, _PAIRS_CASES,
+             generate=_hidden_pairs,
+             hint="在指标和人排序相反的系统对里，找人的分数差最大的一对；返回 (人更喜欢的系统, 另一个)；"
+                  "没有这样的对时返回 None。"),
+)
+
+
+def _q(prompt: str, *choices: tuple[str, bool, str]) -> Question:
+    return Question(prompt, tuple(Choice(*c) for c in choices))
+
+
+QUESTIONS: tuple[Question, ...] = (
+    _q("12 个 zh-en 系统有 66 对；人把 DLUT 和 Online-A 打成平分（z 都是 −0.083），其余 65 对里 BLEU（参考 A）与人排序相同的有 51 对、相反的有 14 对。平局不计的 τ = (C − D)/(C + D)（数据说明里叫 Kendall τ，形式上是 Goodman–Kruskal γ）是多少？",
+       ("(51 − 14) / 65 ≈ 0.569", True,
+        "τ = (C − D) / (C + D)：平局那一对既不算一致也不算不一致。"),
+       ("51 / 65 ≈ 0.785", False, "这是成对准确率 (pairwise accuracy)：只数排对的比例，不减去排错的。"),
+       ("(51 − 14) / 66 ≈ 0.561", False, "这是 τ_a：把人打平的那一对也放进了分母。"),
+       ("51 / 66 ≈ 0.773", False, "既没有减去排错的对，又把平局放进了分母。")),
+    _q("HUMAN-B 是参考译文 B，被当作一个系统让人打分。为什么本章只用参考 A 给它算 BLEU？",
+       ("用参考 B（或 A+B）时，它就是在和自己比：每个 n 元语法都能匹配，BLEU 是 100", True,
+        "候选和参考完全相同，p_1 … p_4 都是 1、BP 是 1。要评价一条参考，只能用另一条独立的参考。"),
+       ("因为人给 HUMAN-B 的分数最高，BLEU 不需要再算", False,
+        "BLEU 与人是否一致，正要在这样的“系统”上检验：参考 A 下 HUMAN-B 的 BLEU 是 45.97，远高于所有系统。"),
+       ("因为参考 B 的句子数和测试集不一样", False, "两条参考都有 1875 句，与原文逐行对应。"),
+       ("因为 sacrebleu 不允许参考译文当候选", False, "sacrebleu 不管候选从哪里来；问题在于自己和自己比没有意义。")),
+    _q("某一对系统，BLEU 的配对自助检验 p < 0.05，人的 Wilcoxon 检验却不显著。该怎么理解？",
+       ("换一批句子，BLEU 的差值大概还在；但这不说明人能看出两个系统的质量差别", True,
+        "BLEU 的显著性只回答“BLEU 差值是不是抽样噪声”，回答不了“BLEU 差值是不是质量差别”。"
+        "人那边是不配对的秩和检验、众包评分噪声大，检验力低得多：未能显著区分不等于人觉得一样好。"),
+       ("人的评价出错了，应当相信 BLEU", False,
+        "WMT 的做法正相反：人工评价给系统排名，自动指标拿来和它比，看自己像不像人。"),
+       ("两个系统的 BLEU 一定相差不到 1 分", False, "显著与否和差值大小无关，取决于差值与抽样波动的比较。"),
+       ("p 值算错了，两种检验的结论必须相同", False,
+        "两者检验的是不同的量：一个是 BLEU，一个是人给的分数；结论可以不同，这正是本章要看的。")),
+)
+
+#: The quiz under the name the chapter brief uses.
+QUIZ = QUESTIONS
