@@ -27,7 +27,7 @@ def _needs_data_from_the_modules() -> set[str]:
     """Read ``NEEDS_DATA = True`` and ``NOTEBOOK`` from each chapters/chNN.py as text:
     an oracle apart from the registry the tool uses."""
     found = set()
-    for module in sorted((ROOT / "bleu_lesson" / "chapters").glob("ch[0-9][0-9].py")):
+    for module in sorted((ROOT / "bleu_lesson" / "teaching" / "chapters").glob("ch[0-9][0-9].py")):
         text = module.read_text(encoding="utf-8")
         if re.search(r"^NEEDS_DATA\s*=\s*True\b", text, re.M):
             found.add(re.search(r"^NOTEBOOK\s*=\s*[\"']([^\"']+)", text, re.M).group(1))

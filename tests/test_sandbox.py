@@ -465,7 +465,7 @@ def test_unshare_backend_makes_the_package_read_only_and_hides_the_notebooks():
 
     probe = ("import os, json; print(json.dumps(["
              f"os.listdir({str(ROOT / 'notebooks')!r}), "
-             f"os.access({str(PACKAGE / 'exercises.py')!r}, os.W_OK), "
+             f"os.access({str(PACKAGE / 'teaching' / 'exercises.py')!r}, os.W_OK), "
              f"os.access({str(PACKAGE)!r}, os.W_OK)]))")
     with sandbox.Sandbox(kind="unshare") as box:
         proc = box.start([sys.executable, "-c", probe], stdout=subprocess.PIPE)

@@ -13,8 +13,9 @@ from notebook_tools import chapters, load, source
 ROOT = Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.md"
 HEADING = "## 统一用语 (One term per idea)"
-TEXT_MODULES = [ROOT / "bleu_lesson" / "quiz.py", ROOT / "bleu_lesson" / "exercises.py",
-                *sorted((ROOT / "bleu_lesson" / "chapters").glob("ch*.py"))]
+TEXT_MODULES = [ROOT / "bleu_lesson" / "teaching" / "quiz.py",
+                ROOT / "bleu_lesson" / "teaching" / "exercises.py",
+                *sorted((ROOT / "bleu_lesson" / "teaching" / "chapters").glob("ch*.py"))]
 
 
 def term_table(text: str) -> list[tuple[str, list[str]]]:

@@ -244,7 +244,7 @@ def _python_paths() -> list[Path]:
         p = sysconfig.get_path(key)
         if p:
             paths.add(Path(p))
-    package = Path(__file__).resolve().parent  # the package folder only, not the repo
+    package = Path(__file__).resolve().parents[1]  # the package folder only, not the repo
     paths.add(package)
     exe = Path(os.path.abspath(sys.executable))
     paths.add(exe.parent)
