@@ -137,3 +137,20 @@ def test_the_cli_and_the_widgets_list_the_registrys_methods(monkeypatch):
               if "--smooth-value" in a.option_strings)
     for name, method in smoothing.SMOOTHING.items():
         assert (f"'{name}'" in sv.help) == method.takes_value
+
+
+def test_the_minimum_python_is_one_number():
+    """requires-python, ruff's and mypy's targets and the doctor's check say the same."""
+    import tomllib
+    from pathlib import Path
+
+    from bleu_lesson.data import doctor
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml")
+                            .read_text(encoding="utf-8"))
+    major, minor = doctor.MIN_PYTHON
+    assert project["project"]["requires-python"] == f">={major}.{minor}"
+    assert project["tool"]["ruff"]["target-version"] == f"py{major}{minor}"
+    assert project["tool"]["mypy"]["python_version"] == f"{major}.{minor}"
+    assert doctor.check_environment(None, (major, minor - 1))[0].what.startswith(
+        f"Python {major}.{minor - 1} is too old (need ≥ {major}.{minor})")
