@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from bleu_lesson._version import __version__
+
 __all__ = ["MIN_PYTHON", "Problem", "check_environment", "doctor"]
 
 #: The oldest Python the package runs on: pyproject.toml's requires-python.
@@ -98,7 +100,6 @@ def check_environment(versions: dict[str, str | None] | None = None,
 
 def doctor() -> None:
     """Print the environment's versions and what to fix, if anything."""
-    from bleu_lesson._version import __version__
 
     print(f"Python {sys.version.split()[0]}  ({sys.executable})")
     print(f"bleu_lesson {__version__}")
