@@ -24,7 +24,9 @@ this run, in-process; bench_fresh.py times fresh processes, imports included). T
 standard-library engine is written to be read, not to be fast, so it has no speed goal:
 on tokenized text its speed is printed beside NLTK's ``corpus_bleu`` (the other plain,
 readable implementation; same tokens, closest reference length, no smoothing needed on
-these systems) as well as sacrebleu's.
+these systems) as well as sacrebleu's. Its score differs by about 1e-4 on systems with
+segments shorter than four tokens: NLTK's ``modified_precision`` counts at least one n-gram
+per segment and order (``max(1, t_n)``) where sacrebleu and the paper count t_n.
 """
 
 from __future__ import annotations
