@@ -24,6 +24,9 @@ functions shows in the table too.
    ``sentence_bleu``, ``corpus_bleu``, ``BleuScorer``, ``bleu-lesson score`` (``main([...])``),
    the widgets' render functions and the plots' data. Which path must reach which function
    is stated (``MUST_SERVE``), so a path that bypasses a shown function for some orders fails.
+   The functions chapters 08-10 show (tool presets, bootstrap, agreement, human calls) get
+   one planted bug each, checked on every path that reaches them (their widgets, the CLI's
+   paired test, the chapters' computations on a corpus where every order counts).
 """
 
 from __future__ import annotations
@@ -378,6 +381,7 @@ def test_chapter_07_quotes_corpus_stats_as_it_is():
 ORDER_CAND = "a a a a a a b"
 ORDER_REFS = ["a a a a b c d e", "b a a"]
 ORDER_CORPUS = ([ORDER_CAND, "b a a a b"], [ORDER_REFS, ["b a a a b a", "a a"]])
+SECOND_SYSTEM = ["a a a a b c d", "b a a b a"]
 
 
 def _figure_data(fig) -> list:
@@ -391,7 +395,7 @@ def _figure_data(fig) -> list:
     return data
 
 
-def _cli(*args: str) -> str:
+def _cli(*args: str, second: bool = False) -> str:
     import contextlib
     import io
     import tempfile
@@ -402,6 +406,8 @@ def _cli(*args: str) -> str:
         folder = Path(tmp)
         hyps, refs = ORDER_CORPUS
         (folder / "hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        (folder / "hyp2.txt").write_text("\n".join(SECOND_SYSTEM) + "\n", encoding="utf-8")
+        inputs = [str(folder / "hyp.txt")] + ([str(folder / "hyp2.txt")] if second else [])
         files = []
         for k in range(2):
             path = folder / f"ref{k}.txt"
@@ -409,19 +415,45 @@ def _cli(*args: str) -> str:
             files.append(str(path))
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            code = main(["score", *files, "-i", str(folder / "hyp.txt"), "-tok", "none",
-                         "-s", "none", *args])
+            code = main(["score", *files, "-i", *inputs, "-tok", "none", "-s", "none", *args])
     return f"{code}\n{out.getvalue()}"
 
 
-def _render_corpus() -> str:
+def _order_corpus():
     from bleu_lesson.data.datasets import Corpus
-    from bleu_lesson.teaching.widgets import render_corpus
 
     hyps, refs = ORDER_CORPUS
-    corpus = Corpus("en-en", tuple(hyps), {"A": tuple(r[0] for r in refs),
-                                           "B": tuple(r[1] for r in refs)}, {"sys": tuple(hyps)})
-    return render_corpus(corpus, "sys", tokenizer="none")
+    return Corpus("en-en", tuple(hyps), {"A": tuple(r[0] for r in refs),
+                                         "B": tuple(r[1] for r in refs)},
+                  {"sys": tuple(hyps), "other": tuple(SECOND_SYSTEM)})
+
+
+def _render_corpus() -> str:
+    from bleu_lesson.teaching.widgets import render_corpus
+
+    return render_corpus(_order_corpus(), "sys", tokenizer="none")
+
+
+def _significance_calls() -> list:
+    """Chapter 09's computations on a corpus where every order is matched and clipped."""
+    significance = _mod("bleu_lesson.analysis.significance")
+    corpus = _order_corpus()
+    options = dict(tokenizer="none", smoothing="none")
+    refs = corpus.references_for("both")
+    streams = corpus.reference_streams("both")
+    system, other = list(corpus.systems["sys"]), list(corpus.systems["other"])
+    ci = significance.bootstrap_ci(system, refs, n_samples=40, **options)
+    paired = significance.paired_bootstrap(other, system, refs, n_samples=40, **options)
+    return [dataclasses.astuple(ci), dataclasses.astuple(paired), streams,
+            significance.holm({"x": paired.p_value, "y": 0.02, "z": 0.04})]
+
+
+def _render_agreement() -> str:
+    from bleu_lesson.teaching.widgets import render_agreement
+
+    metric = {"a": 30.0, "b": 28.0, "c": 25.0, "d": 26.0}
+    human = {"a": 0.30, "b": 0.10, "c": 0.20, "d": -0.10}
+    return render_agreement({("BLEU", "A"): metric}, human)
 
 
 def _paths() -> dict[str, Callable[[], object]]:
@@ -447,6 +479,15 @@ def _paths() -> dict[str, Callable[[], object]]:
             [0.9, 0.8, 0.5, 0.25], [0.25] * 4),
         "widget render_bleu": lambda: widgets.render_bleu(ORDER_CAND, ORDER_REFS),
         "widget render_corpus": _render_corpus,
+        "widget render_systems": lambda: [widgets.render_systems(_order_corpus(), which, "none")
+                                          for which in ("both", "A", "B")],
+        "widget render_agreement": _render_agreement,
+        "cli --paired-bs": lambda: _cli("--paired-bs", "-pbsn", "40", second=True),
+        "chapter 08's tool presets": lambda: [
+            _numbers(_mod("bleu_lesson.analysis.variants").result(name, ORDER_CAND, ORDER_REFS))
+            for name in _mod("bleu_lesson.analysis.variants").VARIANTS],
+        "chapter 09's library calls": _significance_calls,
+        "chapter 10's library calls": agreement_probes,
         "widget render_tools": lambda: [
             widgets.render_tools(ORDER_CAND, ORDER_REFS,
                                  _mod("bleu_lesson.analysis.variants").knobs_of(v))
@@ -461,8 +502,7 @@ def _paths() -> dict[str, Callable[[], object]]:
 PATHS = _paths()
 _CORE = "bleu_lesson.core."
 # shown functions of the scoring core (the seed's own copy is checked against the seed above)
-CORE_TARGETS = [obj for obj in SCORED if obj.__module__.startswith(_CORE)
-                and obj.__module__ != "bleu_lesson.core.seed"]
+PATH_TARGETS = [obj for obj in SCORED if obj.__module__ != "bleu_lesson.core.seed"]
 _SCORES = ("sentence_bleu", "corpus_bleu", "BleuScorer", "cli", "cli --sentence-level",
            "widget render_bleu", "widget render_corpus", "plot_reference_ceiling")
 _COUNTING = ("ngrams.ngrams", "ngrams.ngram_counts", "clipping.max_reference_counts")
@@ -477,6 +517,13 @@ MUST_SERVE = {
     "widget render_clipping": _COUNTING,
     "widget render_tools": _COUNTING + ("clipping.clipped_counts", "bleu.score_stats"),
     "widget render_geometric_mean": ("bleu.geometric_mean",),
+    "widget render_systems": ("bleu_lesson.data.datasets.Corpus.references_for",
+                              "bleu.BleuScorer.score", "clipping.clipped_counts"),
+    "widget render_agreement": ("bleu_lesson.analysis.agreement.kendall_tau",
+                                "bleu_lesson.analysis.agreement.pairwise_accuracy",
+                                "bleu_lesson.analysis.agreement.concordance"),
+    "cli --paired-bs": ("clipping.clipped_counts", "bleu.score_stats",
+                        "bleu_lesson.analysis.significance.paired_p_value"),
     "plot_means": ("bleu.geometric_mean",),
     "plot_brevity_penalty": ("brevity.brevity_penalty",),
 }
@@ -491,12 +538,23 @@ def _served(target: object) -> list[str]:
 @pytest.mark.parametrize("path", list(MUST_SERVE))
 def test_every_path_reaches_the_shown_functions_it_should(path):
     run = codes_run(PATHS[path])
-    missed = [name for name in MUST_SERVE[path]
-              if code_of(eval(name.split(".")[-1] if "." not in name else name,
-                              {**{m: _mod(_CORE + m) for m in
-                                  ("ngrams", "clipping", "brevity", "bleu", "smoothing",
-                                   "stats")}})) not in run]
+    missed = [name for name in MUST_SERVE[path] if code_of(_resolve(name)) not in run]
     assert not missed, f"{path} bypasses {missed}"
+
+
+def _resolve(name: str) -> object:
+    """``"clipping.clipped_counts"`` (in core) or a full dotted name -> the object."""
+    dotted = name if name.startswith("bleu_lesson.") else _CORE + name
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+            break
+        except ImportError:
+            continue
+    for attr in parts[cut:]:
+        obj = getattr(obj, attr)
+    return obj
 
 
 def _with_order(value, k: int):
@@ -557,7 +615,7 @@ def plant_wrapper(monkeypatch, obj: object, wrapper: Callable) -> None:
                     monkeypatch.setattr(module, key, wrapper)
 
 
-@pytest.mark.parametrize("target", CORE_TARGETS, ids=qualified)
+@pytest.mark.parametrize("target", PATH_TARGETS, ids=qualified)
 def test_a_per_order_bug_changes_every_path_the_function_serves(monkeypatch, target):
     served = _served(target)
     assert served, f"{qualified(target)} is shown by a chapter but no path reaches it"
