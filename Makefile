@@ -23,7 +23,7 @@ help:
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
 	@echo "                (chapters that need the WMT22 data are skipped without it)"
-	@echo "make lint       ruff check, then mypy bleu_lesson"
+	@echo "make lint       ruff check (package, tests, benchmarks, tools, notebooks), then mypy"
 	@echo "make bench      run benchmarks/bench_*.py (WMT22 data: make data, or BLEU_LESSON_WMT22_DIR;"
 	@echo "                those that need it are skipped, one line each, without it)"
 	@echo "make venv       create .venv and install the package with its test extra"
@@ -63,8 +63,10 @@ lab: venv
 notebooks: venv
 	$(BIN)/python tools/run_notebooks.py
 
+# ruff reads every Python file of the tree (notebooks' code cells too), with the minimum
+# Python the package declares (pyproject.toml: requires-python and ruff's target-version)
 lint: venv
-	$(BIN)/ruff check $(wildcard bleu_lesson tests benchmarks)
+	$(BIN)/ruff check bleu_lesson tests benchmarks tools notebooks
 	$(BIN)/mypy bleu_lesson
 
 # Every benchmark in its own process; one without the WMT22 data (exit 2 and its one line)

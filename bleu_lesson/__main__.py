@@ -29,7 +29,7 @@ from typing import NoReturn
 
 from bleu_lesson.core import seed
 from bleu_lesson.core.bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
-from bleu_lesson.core.smoothing import SMOOTHING_METHODS
+from bleu_lesson.core.smoothing import SMOOTHING, SMOOTHING_METHODS
 from bleu_lesson.core.stats import sum_stats
 from bleu_lesson.core.tokenizers import TOKENIZERS
 from bleu_lesson.data.datasets import DATASETS, SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
@@ -122,12 +122,13 @@ def _options(args: argparse.Namespace) -> BleuOptions:
     if args.max_ngram_order < 1:
         raise CLIError(f"--max-ngram-order must be at least 1, got {args.max_ngram_order}")
     if args.smooth_value is not None:
-        if args.smooth not in ("floor", "add-k"):
-            raise CLIError(
-                f"--smooth-value applies to --smooth floor or add-k only, not {args.smooth!r}"
-            )
-        if not (args.smooth_value > 0 and math.isfinite(args.smooth_value)):
-            raise CLIError(f"--smooth-value must be a positive number, got {args.smooth_value:g}")
+        takes = [m.name for m in SMOOTHING.values() if m.takes_value]
+        if args.smooth not in takes:
+            raise CLIError(f"--smooth-value applies to --smooth {' or '.join(takes)} only, "
+                           f"not {args.smooth!r}")
+        if not (args.smooth_value >= 0 and math.isfinite(args.smooth_value)):
+            raise CLIError(f"--smooth-value must be a non-negative number, "
+                           f"got {args.smooth_value:g}")
     try:
         return BleuOptions(
             max_n=args.max_ngram_order,
@@ -471,10 +472,12 @@ def _check(args: argparse.Namespace) -> int:
     limits = Limits(memory=_memory_size(args.memory))
     chapter = None
     if args.chapter is not None:
-        from bleu_lesson.teaching.chapters import registry
+        from bleu_lesson.teaching.chapters import chapter_id, registry
 
-        text = args.chapter.strip()
-        chapter = f"{int(text):02d}" if text.isascii() and text.isdigit() else text
+        try:
+            chapter = chapter_id(args.chapter)
+        except ValueError:
+            chapter = args.chapter
         if chapter not in registry():
             raise CLIError(f"--chapter must be one of {', '.join(registry())}, "
                            f"got {args.chapter!r}")
@@ -604,7 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
                        choices=SMOOTHING_METHODS, metavar="METHOD",
                        help="smoothing: " + ", ".join(SMOOTHING_METHODS) + " (default: exp)")
     score.add_argument("-sv", "--smooth-value", type=float, default=None, metavar="X",
-                       help="the value of 'floor' (default 0.1) or 'add-k' (default 1)")
+                       help="the value of " + " or ".join(
+                           f"'{m.name}' (default {m.default:g})" for m in SMOOTHING.values()
+                           if m.default is not None))
     score.add_argument("--max-ngram-order", type=int, default=4, metavar="N",
                        help="highest n-gram order (default: 4)")
     score.add_argument("-sl", "--sentence-level", action="store_true",

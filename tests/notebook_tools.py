@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,18 +47,14 @@ def find_dataset(name: str) -> Path | str:
     it (``BLEU_LESSON_WMT22_DIR``, then the user cache; never downloaded), or the skip
     reason of the tests that need it. Found once per session (cached): later tests that
     point the environment elsewhere do not change the answer."""
-    from bleu_lesson.data.datasets import WMT22_ENV_VAR, DatasetNotFoundError, fetch_dataset
+    from bleu_lesson.data.datasets import data_missing, fetch_dataset
 
-    value = os.environ.get(WMT22_ENV_VAR)
-    if value and not Path(value).is_dir():
-        return data_skip_reason(f"{WMT22_ENV_VAR}={value} is not a folder")
-    try:
-        return fetch_dataset(name, download=False)
-    except DatasetNotFoundError:
+    problem = data_missing([name])  # the library's one answer
+    if problem:
         what = "WMT22 human judgments" if name == "wmt22-human" else "WMT22 data"
-        return data_skip_reason(f"{what} not found")
-    except ValueError as exc:  # "WMT22 file NAME (PATH) is corrupted or ...": its name
-        return data_skip_reason(f"{str(exc).split(' (', 1)[0]} is corrupted")
+        return data_skip_reason(f"{what} not found" if problem.startswith(f"{name}:")
+                                else problem)
+    return fetch_dataset(name, download=False)
 
 
 def wmt22_unavailable() -> str | None:

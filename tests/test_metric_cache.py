@@ -135,38 +135,22 @@ def test_chrf_system_level_on_all_reference_sets(wmt22_dir):
             sacrebleu.corpus_chrf(hyps, refs).score, abs=1e-9)
 
 
-def test_bleu_resampled_is_resample_scores():
-    """The fast sum gives significance.resample_scores' numbers exactly (a synthetic corpus)."""
-    import random
+def test_the_metric_tables_have_no_resampler_of_their_own():
+    """chrF, TER and BLEU resamples are summed by significance.resample_rows (one resampler):
+    metric_cache counts no resample weights itself, and a chrF resample is sacrebleu's score
+    of the segment rows summed by hand."""
+    import inspect
 
-    from bleu_lesson import BleuScorer
-    from bleu_lesson.analysis.significance import bootstrap_indices, resample_scores
-
-    rng = random.Random(5)
-    words = "the a cat dog sat on mat rug big small".split()
-    refs = [[" ".join(rng.choices(words, k=rng.randint(3, 12)))] for _ in range(60)]
-    hyps = [" ".join(rng.choices(words, k=rng.randint(2, 12))) for _ in range(60)]
-    scorer = BleuScorer(refs, tokenizer="none")
-    indices = bootstrap_indices(60, n_samples=50, seed=3)
-    want = resample_scores(scorer.segment_stats(hyps), scorer, indices)
-    assert metric_cache.bleu_resampled(scorer, hyps, indices) == want
-    assert len(set(want)) > 10  # the resamples differ
-
-
-def test_resample_totals_with_shared_indices_sums_by_hand():
-    """The weights of a shared (read-only) index array are kept between calls: a second
-    table resampled with the same indices, and fresh indices after it, still sum right."""
     from bleu_lesson.analysis.significance import bootstrap_indices
 
-    indices = bootstrap_indices(7, n_samples=5, seed=11)
-    assert not indices.flags.writeable
-    for table in ([[j, 10 * j] for j in range(7)], [[1, j * j] for j in range(7)]):
-        got = metric_cache.resample_totals(table, indices).tolist()
-        want = [[sum(table[j][k] for j in row) for k in range(2)] for row in indices.tolist()]
-        assert got == want
-    other = bootstrap_indices(7, n_samples=5, seed=12)
-    table = [[j, 1] for j in range(7)]
-    assert metric_cache.resample_totals(table, other).tolist() == \
-        [[sum(row), 7] for row in other.tolist()]
-    writable = [[0, 0, 6], [1, 1, 1]]   # a plain list is never cached
-    assert metric_cache.resample_totals(table, writable).tolist() == [[6, 3], [3, 3]]
+    source = inspect.getsource(metric_cache)
+    assert "bincount" not in source and " @ " not in source  # no weights, no matrix product
+    rows = [[3, 5, 2, 4, 1, 3, 0, 2] * 3 + [2, 2, 1, 1, 0, 0] for _ in range(2)]
+    rows += [[1, 2, 1, 1, 0, 1, 0, 0] * 3 + [3, 3, 2, 2, 1, 1]]
+    indices = bootstrap_indices(3, n_samples=4, seed=7)
+    cache = metric_cache.MetricCache("x", {}, 3, {}, {"chrF": {"sys": rows}})
+    scorer = metric_cache.sacrebleu_metric("chrF")
+    want = [scorer._compute_score_from_stats([sum(rows[j][k] for j in row)
+                                              for k in range(len(rows[0]))]).score
+            for row in indices.tolist()]
+    assert cache.resampled("chrF", "sys", indices) == pytest.approx(want, abs=1e-12)

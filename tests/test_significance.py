@@ -236,3 +236,55 @@ def test_paired_p_value_by_hand():
     assert paired_p_value([0.5, 0.5, 0.5], [0.6, 0.8, 0.7], 0.05) == pytest.approx(2 / 4)
     with pytest.raises(ValueError, match="at least one resample"):
         paired_p_value([], [], 0.1)
+
+
+def test_resample_rows_with_shared_indices_sums_by_hand():
+    """The weights of a shared (read-only) index array are kept between calls: a second
+    table resampled with the same indices, and fresh indices after it, still sum right."""
+    from bleu_lesson.analysis.significance import bootstrap_indices, resample_rows
+
+    indices = bootstrap_indices(7, n_samples=5, seed=11)
+    assert not indices.flags.writeable
+    for table in ([[j, 10 * j] for j in range(7)], [[1, j * j] for j in range(7)]):
+        got = resample_rows(table, indices).tolist()
+        want = [[sum(table[j][k] for j in row) for k in range(2)] for row in indices.tolist()]
+        assert got == want
+    other = bootstrap_indices(7, n_samples=5, seed=12)
+    table = [[j, 1] for j in range(7)]
+    assert resample_rows(table, other).tolist() == [[sum(row), 7] for row in other.tolist()]
+    writable = [[0, 0, 6], [1, 1, 1]]   # a plain list is never cached
+    assert resample_rows(table, writable).tolist() == [[6, 3], [3, 3]]
+
+
+def test_one_row_form_round_trips_and_sums_as_the_statistics_do():
+    from bleu_lesson.core.stats import BleuStats
+
+    a = BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3))
+    b = BleuStats(3, 3, (3, 2, 1, 0), (3, 2, 1, 0))
+    assert a.to_row() == (6, 7, 6, 4, 2, 0, 6, 5, 4, 3)
+    assert BleuStats.from_row(a.to_row()) == a
+    summed = [x + y for x, y in zip(a.to_row(), b.to_row())]   # column by column, by hand
+    assert BleuStats.from_row([float(v) for v in summed]) == a + b
+    with pytest.raises(ValueError, match="2 \\+ 2·N entries"):
+        BleuStats.from_row([1, 2, 3])
+
+
+def test_the_interval_rule_has_one_home():
+    """``n // 40`` is written once in the package (significance.percentile_interval); the
+    bootstrap, agreement and the chapter 09 exercise's key all call it."""
+    from pathlib import Path
+
+    import bleu_lesson
+    from bleu_lesson.analysis import agreement, significance
+    from bleu_lesson.teaching.chapters import ch09
+
+    root = Path(bleu_lesson.__file__).parent
+    homes = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.py"))
+             if "// 40" in p.read_text(encoding="utf-8").replace("n//40", "// 40")
+             and "lower = len(ordered) // 40" in p.read_text(encoding="utf-8")]
+    assert homes == ["analysis/significance.py"]
+    assert agreement.percentile_interval is significance.percentile_interval
+    scores = [i / 100 for i in range(100)]  # s[2] = .02, s[97] = .97 by hand
+    assert significance.percentile_interval(scores) == (0.02, 0.97)
+    assert ch09._ci_half_width(scores) == pytest.approx(0.475)
+    assert significance._estimate_ci(scores) == (pytest.approx(0.495), pytest.approx(0.475))

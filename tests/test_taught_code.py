@@ -17,6 +17,16 @@ against the course computations that use them (scoring a corpus loaded from a
 ``Corpus``, bootstrap intervals). The pure display helpers (``clipping_table`` and its
 row type) must be built from the same functions as the score: a bug planted in those
 functions shows in the table too.
+
+3. *per order, on every path*: each shown function of the scoring core gets a bug for ONE
+   order n at a time (n = 1 … 4: by its ``n`` argument, or in the order-n entry of the
+   precisions or statistics it handles), and every path it serves must show it:
+   ``sentence_bleu``, ``corpus_bleu``, ``BleuScorer``, ``bleu-lesson score`` (``main([...])``),
+   the widgets' render functions and the plots' data. Which path must reach which function
+   is stated (``MUST_SERVE``), so a path that bypasses a shown function for some orders fails.
+   The functions chapters 08-10 show (tool presets, bootstrap, agreement, human calls) get
+   one planted bug each, checked on every path that reaches them (their widgets, the CLI's
+   paired test, the chapters' computations on a corpus where every order counts).
 """
 
 from __future__ import annotations
@@ -355,3 +365,268 @@ def test_chapter_07_quotes_corpus_stats_as_it_is():
             for line in inspect.getsource(BleuScorer.corpus_stats).splitlines()
             if line.strip() and not line.strip().startswith(("def ", '"""', "#"))]
     assert body == [quoted]  # one line, and the one the chapter quotes
+
+
+# --- per-order mutants on every path a shown function serves ---------------------------
+#
+# A planted bug that misbehaves for ONE order n only (n = 1 … 4) must change what every
+# path shows: the library calls, the CLI, the widgets' pure render functions and the
+# plots' data. A shown function that one path bypasses for some orders (a private copy
+# used from n = 2 on, say) fails here for that path and that order.
+
+# clipping binds at every order: "a"^n occurs 6 - n + 1 times in the candidate and
+# 4 - n + 1 times in the first reference, and "a … a b" once in each, so
+# m = (5, 4, 3, 2) of t = (7, 6, 5, 4), every order matched and every order clipped;
+# c = 7 < r = 8 (the closest), so BP = exp(1 - 8/7) < 1 and r shows in every score
+ORDER_CAND = "a a a a a a b"
+ORDER_REFS = ["a a a a b c d e", "b a a"]
+ORDER_CORPUS = ([ORDER_CAND, "b a a a b"], [ORDER_REFS, ["b a a a b a", "a a"]])
+SECOND_SYSTEM = ["a a a a b c d", "b a a b a"]
+
+
+def _figure_data(fig) -> list:
+    import matplotlib.pyplot as plt
+
+    data = []
+    for ax in fig.axes:
+        data += [tuple(map(float, line.get_ydata())) for line in ax.lines]
+        data += [text.get_text() for text in ax.texts]
+    plt.close(fig)
+    return data
+
+
+def _cli(*args: str, second: bool = False) -> str:
+    import contextlib
+    import io
+    import tempfile
+
+    from bleu_lesson.__main__ import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        hyps, refs = ORDER_CORPUS
+        (folder / "hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        (folder / "hyp2.txt").write_text("\n".join(SECOND_SYSTEM) + "\n", encoding="utf-8")
+        inputs = [str(folder / "hyp.txt")] + ([str(folder / "hyp2.txt")] if second else [])
+        files = []
+        for k in range(2):
+            path = folder / f"ref{k}.txt"
+            path.write_text("\n".join(r[k] for r in refs) + "\n", encoding="utf-8")
+            files.append(str(path))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["score", *files, "-i", *inputs, "-tok", "none", "-s", "none", *args])
+    return f"{code}\n{out.getvalue()}"
+
+
+def _order_corpus():
+    from bleu_lesson.data.datasets import Corpus
+
+    hyps, refs = ORDER_CORPUS
+    return Corpus("en-en", tuple(hyps), {"A": tuple(r[0] for r in refs),
+                                         "B": tuple(r[1] for r in refs)},
+                  {"sys": tuple(hyps), "other": tuple(SECOND_SYSTEM)})
+
+
+def _render_corpus() -> str:
+    from bleu_lesson.teaching.widgets import render_corpus
+
+    return render_corpus(_order_corpus(), "sys", tokenizer="none")
+
+
+def _significance_calls() -> list:
+    """Chapter 09's computations on a corpus where every order is matched and clipped."""
+    significance = _mod("bleu_lesson.analysis.significance")
+    corpus = _order_corpus()
+    options = dict(tokenizer="none", smoothing="none")
+    refs = corpus.references_for("both")
+    streams = corpus.reference_streams("both")
+    system, other = list(corpus.systems["sys"]), list(corpus.systems["other"])
+    ci = significance.bootstrap_ci(system, refs, n_samples=40, **options)
+    paired = significance.paired_bootstrap(other, system, refs, n_samples=40, **options)
+    return [dataclasses.astuple(ci), dataclasses.astuple(paired), streams,
+            significance.holm({"x": paired.p_value, "y": 0.02, "z": 0.04})]
+
+
+def _render_agreement() -> str:
+    from bleu_lesson.teaching.widgets import render_agreement
+
+    metric = {"a": 30.0, "b": 28.0, "c": 25.0, "d": 26.0}
+    human = {"a": 0.30, "b": 0.10, "c": 0.20, "d": -0.10}
+    return render_agreement({("BLEU", "A"): metric}, human)
+
+
+def _paths() -> dict[str, Callable[[], object]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from bleu_lesson.teaching import plots, widgets
+
+    bl = _mod("bleu_lesson")  # looked up when called, so a planted bug is seen
+    options = dict(tokenizer="none", smoothing="none")
+    return {
+        "sentence_bleu": lambda: _numbers(bl.sentence_bleu(ORDER_CAND, ORDER_REFS, **options)),
+        "corpus_bleu": lambda: _numbers(bl.corpus_bleu(*ORDER_CORPUS, **options)),
+        "BleuScorer": lambda: _numbers(bl.BleuScorer(ORDER_CORPUS[1], **options)
+                                       .score(ORDER_CORPUS[0])),
+        "cli": lambda: _cli(),
+        "cli --sentence-level": lambda: _cli("--sentence-level"),
+        "widget render_ngrams": lambda: [widgets.render_ngrams(ORDER_CAND, n)
+                                         for n in range(1, 5)],
+        "widget render_clipping": lambda: [widgets.render_clipping(ORDER_CAND, ORDER_REFS, n)
+                                           for n in range(1, 5)],
+        "widget render_geometric_mean": lambda: widgets.render_geometric_mean(
+            [0.9, 0.8, 0.5, 0.25], [0.25] * 4),
+        "widget render_bleu": lambda: widgets.render_bleu(ORDER_CAND, ORDER_REFS),
+        "widget render_corpus": _render_corpus,
+        "widget render_systems": lambda: [widgets.render_systems(_order_corpus(), which, "none")
+                                          for which in ("both", "A", "B")],
+        "widget render_agreement": _render_agreement,
+        "cli --paired-bs": lambda: _cli("--paired-bs", "-pbsn", "40", second=True),
+        "chapter 08's tool presets": lambda: [
+            _numbers(_mod("bleu_lesson.analysis.variants").result(name, ORDER_CAND, ORDER_REFS))
+            for name in _mod("bleu_lesson.analysis.variants").VARIANTS],
+        "chapter 09's library calls": _significance_calls,
+        "chapter 10's library calls": agreement_probes,
+        "widget render_tools": lambda: [
+            widgets.render_tools(ORDER_CAND, ORDER_REFS,
+                                 _mod("bleu_lesson.analysis.variants").knobs_of(v))
+            for v in _mod("bleu_lesson.analysis.variants").VARIANTS.values()],
+        "plot_reference_ceiling": lambda: _figure_data(
+            plots.plot_reference_ceiling(ORDER_CAND, ORDER_REFS)),
+        "plot_means": lambda: _figure_data(plots.plot_means()),
+        "plot_brevity_penalty": lambda: _figure_data(plots.plot_brevity_penalty()),
+    }
+
+
+PATHS = _paths()
+_CORE = "bleu_lesson.core."
+# shown functions of the scoring core (the seed's own copy is checked against the seed above)
+PATH_TARGETS = [obj for obj in SCORED if obj.__module__ != "bleu_lesson.core.seed"]
+_SCORES = ("sentence_bleu", "corpus_bleu", "BleuScorer", "cli", "cli --sentence-level",
+           "widget render_bleu", "widget render_corpus", "plot_reference_ceiling")
+_COUNTING = ("ngrams.ngrams", "ngrams.ngram_counts", "clipping.max_reference_counts")
+# Which path must reach which shown function: so a path that bypasses one fails
+MUST_SERVE = {
+    **{path: ("ngrams.ngrams", "ngrams.ngram_counts", "clipping.max_reference_counts",
+              "clipping.clipped_counts", "brevity.brevity_penalty",
+              "brevity.closest_ref_length", "bleu.geometric_mean",
+              "smoothing.sacrebleu_precisions", "bleu.score_stats")
+       for path in _SCORES},
+    "widget render_ngrams": ("ngrams.ngrams", "ngrams.ngram_counts"),
+    "widget render_clipping": _COUNTING,
+    "widget render_tools": _COUNTING + ("clipping.clipped_counts", "bleu.score_stats"),
+    "widget render_geometric_mean": ("bleu.geometric_mean",),
+    "widget render_systems": ("bleu_lesson.data.datasets.Corpus.references_for",
+                              "bleu.BleuScorer.score", "clipping.clipped_counts"),
+    "widget render_agreement": ("bleu_lesson.analysis.agreement.kendall_tau",
+                                "bleu_lesson.analysis.agreement.pairwise_accuracy",
+                                "bleu_lesson.analysis.agreement.concordance"),
+    "cli --paired-bs": ("clipping.clipped_counts", "bleu.score_stats",
+                        "bleu_lesson.analysis.significance.paired_p_value"),
+    "plot_means": ("bleu.geometric_mean",),
+    "plot_brevity_penalty": ("brevity.brevity_penalty",),
+}
+for _path in ("corpus_bleu", "BleuScorer", "cli", "widget render_corpus"):
+    MUST_SERVE[_path] += ("stats.BleuStats.__add__",)   # two segments are summed
+
+
+def _served(target: object) -> list[str]:
+    return [name for name, path in PATHS.items() if code_of(target) in codes_run(path)]
+
+
+@pytest.mark.parametrize("path", list(MUST_SERVE))
+def test_every_path_reaches_the_shown_functions_it_should(path):
+    run = codes_run(PATHS[path])
+    missed = [name for name in MUST_SERVE[path] if code_of(_resolve(name)) not in run]
+    assert not missed, f"{path} bypasses {missed}"
+
+
+def _resolve(name: str) -> object:
+    """``"clipping.clipped_counts"`` (in core) or a full dotted name -> the object."""
+    dotted = name if name.startswith("bleu_lesson.") else _CORE + name
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+            break
+        except ImportError:
+            continue
+    for attr in parts[cut:]:
+        obj = getattr(obj, attr)
+    return obj
+
+
+def _with_order(value, k: int):
+    """``value`` with its order-k entry changed (matches of a BleuStats, a precision)."""
+    stats_type = _mod("bleu_lesson.core.stats").BleuStats
+    if isinstance(value, stats_type):
+        if value.order < k:
+            return value
+        matches = list(value.matches)
+        matches[k - 1] += 1
+        return dataclasses.replace(value, matches=tuple(matches))
+    if isinstance(value, list) and len(value) >= k:  # precisions
+        return [perturb(p) if i == k - 1 else p for i, p in enumerate(value)]
+    return value
+
+
+def order_mutant(obj: Callable, k: int) -> Callable:
+    """``obj``, wrong for order k only: by its ``n`` argument, or in the order-k entry of the
+    precisions or statistics it takes or returns."""
+    params = inspect.signature(obj).parameters
+
+    def wrapper(*args, **kwargs):
+        bound = inspect.signature(obj).bind(*args, **kwargs)
+        if "n" in params:
+            result = obj(*args, **kwargs)
+            return perturb(result) if bound.arguments["n"] == k else result
+        for name in ("precisions", "stats"):
+            if name in bound.arguments:
+                bound.arguments[name] = _with_order(bound.arguments[name], k)
+                return obj(*bound.args, **bound.kwargs)
+        result = obj(*args, **kwargs)
+        if isinstance(result, tuple) and result and isinstance(result[0], list):
+            return (_with_order(result[0], k), *result[1:])  # (precisions, orders)
+        return _with_order(result, k)
+
+    return wrapper
+
+
+def _is_ordered(obj: object) -> bool:
+    params = inspect.signature(obj).parameters  # type: ignore[arg-type]
+    return bool({"n", "precisions", "stats"} & set(params)) or qualified(obj) in {
+        "bleu_lesson.core.stats.BleuStats.__add__", "bleu_lesson.core.stats.BleuStats.__radd__",
+        "bleu_lesson.core.smoothing.sacrebleu_precisions"}
+
+
+def plant_wrapper(monkeypatch, obj: object, wrapper: Callable) -> None:
+    owner_name, _, attr = obj.__qualname__.rpartition(".")  # type: ignore[attr-defined]
+    if owner_name:
+        owner = _mod(obj.__module__)
+        for part in owner_name.split("."):
+            owner = getattr(owner, part)
+        monkeypatch.setattr(owner, attr, wrapper)
+        return
+    for name, module in list(sys.modules.items()):
+        if name == "bleu_lesson" or name.startswith("bleu_lesson."):
+            for key, value in list(vars(module).items()):
+                if value is obj:
+                    monkeypatch.setattr(module, key, wrapper)
+
+
+@pytest.mark.parametrize("target", PATH_TARGETS, ids=qualified)
+def test_a_per_order_bug_changes_every_path_the_function_serves(monkeypatch, target):
+    served = _served(target)
+    assert served, f"{qualified(target)} is shown by a chapter but no path reaches it"
+    before = {name: outcome(PATHS[name]) for name in served}
+    orders = range(1, 5) if _is_ordered(target) else [None]
+    unchanged = []
+    for k in orders:
+        with monkeypatch.context() as m:
+            if k is None:
+                plant(m, target)
+            else:
+                plant_wrapper(m, target, order_mutant(target, k))  # type: ignore[arg-type]
+            unchanged += [(name, k) for name in served if outcome(PATHS[name]) == before[name]]
+    assert not unchanged, f"a bug in {qualified(target)} shows nowhere on (path, order) {unchanged}"

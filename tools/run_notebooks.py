@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from _files import chosen_files  # noqa: E402  (tools/, beside this script)
 
-from bleu_lesson.data.datasets import DATASETS, dataset, get_data_hint, missing_files  # noqa: E402
+from bleu_lesson.data import datasets  # noqa: E402
+from bleu_lesson.data.datasets import get_data_hint  # noqa: E402
 from bleu_lesson.teaching.chapters import registry  # noqa: E402
 
 NBCONVERT = ["-m", "nbconvert", "--to", "notebook", "--execute", "--inplace",
@@ -49,13 +50,8 @@ class Step:
 
 def data_missing() -> str | None:
     """Why the chapters that need data cannot run here (one line), or None."""
-    for name in DATASETS:
-        left = missing_files(name)  # in none of the folders looked in
-        if left:
-            total = len(dataset(name).files)
-            return (f"needs the WMT22 data ({name}: {len(left)} of {total} files missing, "
-                    f"e.g. {left[0]}); {get_data_hint()}")
-    return None
+    problem = datasets.data_missing()  # the library's one answer
+    return f"needs the WMT22 data ({problem}); {get_data_hint()}" if problem else None
 
 
 def plan(notebooks: list[Path], missing: str | None) -> list[Step]:

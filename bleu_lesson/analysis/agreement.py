@@ -11,7 +11,8 @@ Given one metric score and one human score per system (two dicts with the same k
   textbook variants ``"a"`` and ``"b"``;
 - ``pairwise_accuracy``: the share of system pairs, among those people do not tie, that
   the metric orders as people do (Kocmi et al. 2021, "To Ship or Not to Ship");
-- ``percentile_interval``: the 95% interval of a statistic over bootstrap resamples.
+- ``percentile_interval``: the 95% interval of a statistic over bootstrap resamples
+  (``significance``'s, the one home of the ``n // 40`` rule).
 
 Standard library only. For a metric where lower is better (TER), negate its scores first.
 
@@ -26,9 +27,11 @@ Concordance(concordant=5, discordant=1, ties=0)
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
+
+from bleu_lesson.analysis.significance import percentile_interval
 
 __all__ = ["Concordance", "concordance", "disagreements", "kendall_tau", "pairwise_accuracy",
            "pearson", "percentile_interval"]
@@ -187,17 +190,3 @@ def disagreements(metric: Mapping[str, float], human: Mapping[str, float]
                 i, j, dx, dy = j, i, -dx, -dy
             found.append((names[i], names[j], dx, dy))
     return sorted(found, key=lambda t: -t[3])
-
-
-def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95% interval of bootstrap values: sorted ``s[n//40]`` and ``s[n - n//40 - 1]``
-    (the order statistics sacrebleu's bootstrap uses).
-
-    >>> percentile_interval([i / 100 for i in range(100)])
-    (0.02, 0.97)
-    """
-    ordered = sorted(values)
-    if not ordered:
-        raise ValueError("percentile_interval needs at least one value")
-    lower = len(ordered) // 40
-    return ordered[lower], ordered[len(ordered) - lower - 1]

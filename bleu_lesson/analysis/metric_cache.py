@@ -22,8 +22,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from bleu_lesson.analysis.significance import resample_rows, resample_scores
+from bleu_lesson.core.bleu import BleuScorer
+
 __all__ = ["METRICS", "REFERENCE_SETS", "MetricCache", "load_metric_cache", "sacrebleu_metric",
-           "bleu_resampled", "resample_totals", "system_tables"]
+           "bleu_resampled", "system_tables"]
 
 #: The cached metrics and whether higher is better.
 METRICS: dict[str, bool] = {"chrF": True, "TER": False}
@@ -81,44 +84,8 @@ class MetricCache:
         A resample's statistics are the sum of its segments' rows; sacrebleu scores them.
         """
         scorer = sacrebleu_metric(metric)
-        totals = resample_totals(self.segment_stats(metric, system), indices)
+        totals = resample_rows(self.segment_stats(metric, system), indices)
         return [scorer._compute_score_from_stats(list(row)).score for row in totals]
-
-
-def resample_totals(table, indices):
-    """Row i: the sum of ``table``'s rows listed in ``indices[i]`` (repeats counted).
-
-    Computed as ``W @ table`` with ``W[i, j]`` = how often segment j is in resample i.
-
-    >>> resample_totals([[1, 10], [2, 20], [3, 30]], [[0, 0, 2], [1, 2, 2]]).tolist()
-    [[5.0, 50.0], [8.0, 80.0]]
-    """
-    import numpy as np
-
-    table = np.asarray(table, dtype=float)
-    return _resample_weights(indices, len(table)) @ table
-
-
-_LAST_WEIGHTS: list = []   # [(indices, n, weights)]: one shared read-only index array
-
-
-def _resample_weights(indices, n: int):
-    """``W[i, j]`` = how often segment j is in resample i, as floats (a BLAS product).
-
-    The weights of a read-only index array (``bootstrap_indices`` shares one per test set)
-    are kept, so resampling 13 systems counts them once. Counts stay exact in float64.
-    """
-    import numpy as np
-
-    if _LAST_WEIGHTS and _LAST_WEIGHTS[0][0] is indices and _LAST_WEIGHTS[0][1] == n:
-        return _LAST_WEIGHTS[0][2]
-    array = np.asarray(indices)
-    n_rows = len(array)
-    flat = (array + n * np.arange(n_rows)[:, None]).ravel()
-    weights = np.bincount(flat, minlength=n_rows * n).reshape(n_rows, n).astype(float)
-    if isinstance(indices, np.ndarray) and not indices.flags.writeable:
-        _LAST_WEIGHTS[:] = [(indices, n, weights)]
-    return weights
 
 
 @lru_cache(maxsize=1)
@@ -146,8 +113,6 @@ def system_tables(corpus, cache: MetricCache | None = None, candidates: dict | N
     B) are scored against every reference set that does not contain them. ``scorers``
     (refset -> ``BleuScorer``) is used and filled in, so a caller can reuse the counts.
     """
-    from bleu_lesson.core.bleu import BleuScorer
-
     cache = cache if cache is not None else load_metric_cache()
     if candidates is None:
         candidates = {**corpus.systems, "HUMAN-B": corpus.references["B"]}
@@ -169,20 +134,8 @@ def system_tables(corpus, cache: MetricCache | None = None, candidates: dict | N
     return tables
 
 
-def bleu_resampled(scorer, candidates, indices) -> list[float]:
-    """``significance.resample_scores`` for one system, summing by ``resample_totals``.
-
-    The same resamples and the same scoring (``scorer.score_stats``), with the sums done
-    as one matrix product: chapter 10 resamples 13 systems and must run in seconds.
-    Scores are on the 0-1 scale, as ``resample_scores`` gives them.
+def bleu_resampled(scorer: BleuScorer, candidates, indices) -> list[float]:
+    """BLEU of one system on each resample, beside ``MetricCache.resampled`` for chrF and TER:
+    ``significance.resample_scores`` of its segment statistics (0-1 scale).
     """
-    from bleu_lesson.core.stats import BleuStats
-
-    stats = scorer.segment_stats(candidates)
-    order = stats[0].order
-    table = [(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats]
-    scores = []
-    for row in resample_totals(table, indices).round().astype(int).tolist():
-        resampled = BleuStats(row[0], row[1], tuple(row[2:2 + order]), tuple(row[2 + order:]))
-        scores.append(scorer.score_stats(resampled).score)
-    return scores
+    return resample_scores(scorer.segment_stats(candidates), scorer, indices)

@@ -13,8 +13,12 @@ a learner gets the same answer from both:
 - approximate randomization (``--paired-ar``) swaps the two systems' outputs on a random
   half of the segments per trial, and counts trials whose ``|Δ_i|`` exceeds ``|Δ|``.
 
-All resamples of a corpus are scored from one matrix product (how often each segment is
-drawn × the segments' statistics), each row then scored by the scorer's one scoring function.
+The metric contract (sacrebleu's split): a metric counts each segment into additive
+statistics with one row form (``BleuStats.to_row`` / ``BleuStats.from_row``), and scores
+any sum of them (``BleuScorer.score_stats``). All resamples of a corpus are one matrix
+product (``resample_rows``: how often each segment is drawn × the segments' rows), each
+row then scored by the metric's one scoring function; chrF and TER (``metric_cache``) are
+resampled by the same ``resample_rows``, and every 95% interval is ``percentile_interval``.
 
 Scores, means and half-widths are on the 0–1 scale.
 """
@@ -31,7 +35,8 @@ from bleu_lesson.core.stats import BleuStats, sum_stats
 __all__ = ["BootstrapResult", "PairedBootstrapResult", "PairedRandomizationResult",
            "bootstrap_ci", "bootstrap_indices", "holm", "paired_approximate_randomization",
            "paired_approximate_randomization_stats", "paired_bootstrap",
-           "paired_bootstrap_stats", "paired_p_value", "resample_scores"]
+           "paired_bootstrap_stats", "paired_p_value", "percentile_interval",
+           "resample_rows", "resample_scores"]
 
 
 @dataclass(frozen=True)
@@ -136,8 +141,7 @@ def _stats_table(stats: Sequence[BleuStats]):
 
     if not stats:
         raise ValueError("cannot resample an empty corpus")
-    return np.array([(s.hyp_len, s.ref_len, *s.matches, *s.totals) for s in stats],
-                    dtype=np.float64)
+    return np.array([s.to_row() for s in stats], dtype=np.float64)
 
 
 # The weights of the last index array seen, kept with the array itself: every system of a
@@ -159,19 +163,30 @@ def _weights(indices, n_segments: int):
     flat = (indices + n_segments * np.arange(n_samples)[:, None]).ravel()
     counts = np.bincount(flat, minlength=n_samples * n_segments)
     weights = counts.reshape(n_samples, n_segments).astype(np.float64)
-    if not getattr(indices, "flags", None) or not indices.flags.writeable:
+    if not indices.flags.writeable:
         _last_weights[:] = [indices, weights]  # only arrays nobody can change are remembered
     return weights
 
 
-def _score_rows(rows, order: int, scorer: BleuScorer) -> list[float]:
+def resample_rows(table, indices):
+    """Row i: the sum of ``table``'s rows listed in ``indices[i]`` (repeats counted), for
+    any metric whose segment statistics are additive rows.
+
+    Computed as ``W @ table`` with ``W[i, j]`` = how often segment j is in resample i.
+
+    >>> resample_rows([[1, 10], [2, 20], [3, 30]], [[0, 0, 2], [1, 2, 2]]).tolist()
+    [[5.0, 50.0], [8.0, 80.0]]
+    """
+    import numpy as np
+
+    table = np.asarray(table, dtype=np.float64)
+    indices = indices if hasattr(indices, "flags") else np.asarray(indices)
+    return _weights(indices, len(table)) @ table
+
+
+def _score_rows(rows, scorer: BleuScorer) -> list[float]:
     """Score each row of summed statistics with the scorer's one scoring function."""
-    scores = []
-    for total in rows.astype("int64").tolist():
-        summed = BleuStats(total[0], total[1], tuple(total[2:2 + order]),
-                           tuple(total[2 + order:]))
-        scores.append(scorer.score_stats(summed).score)
-    return scores
+    return [scorer.score_stats(BleuStats.from_row(row)).score for row in rows.tolist()]
 
 
 def resample_scores(stats: Sequence[BleuStats], scorer: BleuScorer, indices) -> list[float]:
@@ -184,18 +199,31 @@ def resample_scores(stats: Sequence[BleuStats], scorer: BleuScorer, indices) -> 
     import numpy as np
 
     table = _stats_table(stats)
-    indices = np.asarray(indices)
+    indices = indices if hasattr(indices, "flags") else np.asarray(indices)
     if indices.ndim != 2 or (len(indices) and indices.shape[1] != len(stats)):
         raise ValueError(f"indices must have one row per resample of {len(stats)} segments, "
                          f"got shape {indices.shape}")
-    return _score_rows(_weights(indices, len(stats)) @ table, stats[0].order, scorer)
+    return _score_rows(resample_rows(table, indices), scorer)
+
+
+def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95% interval of bootstrap values: sorted ``s[n//40]`` and ``s[n - n//40 - 1]``
+    (the order statistics sacrebleu's bootstrap uses). The one home of this rule.
+
+    >>> percentile_interval([i / 100 for i in range(100)])
+    (0.02, 0.97)
+    """
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("percentile_interval needs at least one value")
+    lower = len(ordered) // 40
+    return ordered[lower], ordered[len(ordered) - lower - 1]
 
 
 def _estimate_ci(scores: Sequence[float]) -> tuple[float, float]:
-    ordered = sorted(scores)
-    n = len(ordered)
-    lower = n // 40
-    return sum(ordered) / n, 0.5 * (ordered[n - lower - 1] - ordered[lower])
+    """The mean of the resampled scores and the half-width of their 95% interval."""
+    low, high = percentile_interval(scores)
+    return sum(scores) / len(scores), 0.5 * (high - low)
 
 
 def _scorer(references, options: dict) -> BleuScorer:
@@ -338,12 +366,11 @@ def paired_approximate_randomization_stats(
     swap = np.random.default_rng(seed).integers(2, size=(n_samples, len(sys_stats)), dtype=bool)
     delta = base - system
     sys_total, both_total = system.sum(axis=0), base.sum(axis=0) + system.sum(axis=0)
-    order = sys_stats[0].order
     differences = []
     for start in range(0, n_samples, chunk):  # a (chunk, segments) float block at a time
         a = sys_total + swap[start:start + chunk].astype(np.float64) @ delta
-        scores_a = _score_rows(a, order, scorer)
-        scores_b = _score_rows(both_total - a, order, scorer)
+        scores_a = _score_rows(a, scorer)
+        scores_b = _score_rows(both_total - a, scorer)
         differences += [abs(x - y) for x, y in zip(scores_a, scores_b, strict=True)]
     p = _p_value(differences, abs(base_score - sys_score))
     return PairedRandomizationResult(base_score, sys_score, p, n_samples, seed)

@@ -260,24 +260,21 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
     (0.8465, 0.0)
     """
     options = options or BleuOptions()
-    max_n = options.max_n
     if stats.order < options.order:
         raise ValueError(
             f"these statistics count {stats.order} orders, the options need {options.order}"
         )
-    matches, totals = stats.matches[:max_n], stats.totals[:max_n]
+    matches, totals = stats.matches[:options.max_n], stats.totals[:options.max_n]
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
-    method = SMOOTHING[options.smoothing]
-    if (matches[0] == 0) if method.family == "nltk" else not any(matches):
-        # no match (NLTK: no unigram match, so none of any order): BLEU is 0 whatever
-        # the smoothing, and every precision is 0
-        precisions, mean = [0.0] * max_n, 0.0
+    if not any(matches):
+        # no n-gram matches: BLEU is 0 whatever the smoothing (sacrebleu and NLTK agree)
+        precisions, mean = [0.0] * options.max_n, 0.0
     else:
-        fifth = (stats.matches[4], stats.totals[4]) if stats.order >= 5 else None
         precisions, orders = smoothed_precisions(
-            matches, totals, options.smoothing, value=options.smooth_value,
-            effective_order=options.uses_effective_order, hyp_len=stats.hyp_len, fifth=fifth)
-        mean = geometric_mean(precisions, options.weights, orders, zeros=method.zeros)
+            stats, options.max_n, options.smoothing, value=options.smooth_value,
+            effective_order=options.uses_effective_order)
+        zeros = SMOOTHING[options.smoothing].zeros
+        mean = geometric_mean(precisions, options.weights, orders, zeros=zeros)
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
     return BleuResult(
         score=bp * mean,

@@ -16,10 +16,10 @@ the references' counts and ``&`` the minimum with the candidate's.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .ngrams import NGram, _check_n, ngram_counts, ngrams
+from .ngrams import NGram, _check_n, ngram_counts
 
 __all__ = [
     "ClippedNGram",
@@ -42,37 +42,22 @@ def max_reference_counts(references: Sequence[Sequence[str]], n: int) -> Counter
     return result
 
 
-def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]], n: int, *,
-                   ref_counts: Mapping[NGram, int] | None = None) -> tuple[int, int]:
+def clipped_counts(candidate: Sequence[str], references: Sequence[Sequence[str]],
+                   n: int) -> tuple[int, int]:
     """Return ``(clipped matches, candidate n-grams)`` for order n.
 
         clipped = Σ_g min(count_cand(g), max_k count_ref_k(g))
-
-    which, when ``ref_counts`` is the Counter ``max_reference_counts`` gives, is
-    ``sum((ngram_counts(candidate, n) & ref_counts).values())``. An n-gram that
-    no reference has clips to 0, so only the candidate's n-grams found in ``ref_counts``
-    are counted and clipped; and of those, only a repeated one can be clipped, so when none
-    of them repeats the matches are simply how many were found (a shortcut for speed: it
-    gives the same numbers). ``ref_counts`` is ``max_reference_counts(references, n)``
-    when the caller has it already (a scorer counts each segment's references once); like
-    that Counter, it must hold positive counts only. Any mapping with those counts will
-    do (the standard-library engine passes a plain dict), and it may hold other orders
-    too, since an n-gram only equals keys of length n.
 
     >>> ref = "the cat is sitting on the mat".split()
     >>> clipped_counts("the cat is on the mat".split(), [ref], 2)
     (4, 5)
     """
-    grams = ngrams(candidate, n)
-    if ref_counts is None:
-        ref_counts = max_reference_counts(references, n)
-    # the n-grams g with g in ref_counts (filter tests them in C); the others clip to 0
-    found = list(filter(ref_counts.__contains__, grams))
-    if len(set(found)) == len(found):
-        # no n-gram repeats: each occurs once and some reference has it, min(1, ≥ 1) = 1
-        return len(found), len(grams)
-    found_counts = Counter(found)
-    return sum([min(count, ref_counts[g]) for g, count in found_counts.items()]), len(grams)
+    counts = ngram_counts(candidate, n)
+    max_counts = max_reference_counts(references, n)
+    clipped = 0
+    for gram, count in counts.items():
+        clipped += min(count, max_counts[gram])   # an n-gram no reference has: min(count, 0)
+    return clipped, sum(counts.values())
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,6 @@ that still leaves room for n tokens.
 (1, 0)
 """
 
-# ngrams() zips views of unequal lengths on purpose (the shortest ends the n-grams),
-# and strict=False as a keyword sends zip() through its slow path on every call
-# ruff: noqa: B905
-
 from __future__ import annotations
 
 from collections import Counter
@@ -24,8 +20,6 @@ NGram = tuple[str, ...]
 
 
 def _check_n(n: object, name: str = "n") -> int:
-    if type(n) is int and n >= 1:  # the usual case first: ngrams() checks on every call
-        return n
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"{name} must be an int, got {type(n).__name__}")
     if n < 1:
@@ -40,9 +34,7 @@ def ngrams(tokens: Sequence[str], n: int) -> list[NGram]:
     [('a',), ('b',), ('c',)]
     """
     _check_n(n)
-    # zip over n shifted views builds the tuples in C; it is the same as
-    # [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)].
-    return list(zip(*[tokens[i:] for i in range(n)]))
+    return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter[NGram]:

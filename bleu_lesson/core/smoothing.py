@@ -35,6 +35,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .stats import BleuStats
+
 __all__ = [
     "SmoothingMethod",
     "SMOOTHING",
@@ -132,21 +134,25 @@ def needs_order(smoothing: str, max_n: int) -> int:
     return max(max_n, SMOOTHING[check_smoothing(smoothing)].min_orders)
 
 
-def smoothed_precisions(matches: Sequence[int], totals: Sequence[int], method: str, *,
-                        value: float | None = None, effective_order: bool = False,
-                        hyp_len: int = 0,
-                        fifth: tuple[int, int] | None = None) -> tuple[list[float], int]:
-    """The precisions of any registered method, and how many orders enter the mean.
+def smoothed_precisions(stats: BleuStats, max_n: int, method: str, *,
+                        value: float | None = None,
+                        effective_order: bool = False) -> tuple[list[float], int]:
+    """The precisions of orders 1 … max_n by any registered method, and how many orders
+    enter the mean.
 
-    Dispatches on the method's family; the NLTK family always uses every order.
+    Dispatches on the method's family; the NLTK family always uses every order. NLTK's
+    ``method5`` and ``method7`` also read the 5-gram counts, which ``stats`` then holds
+    (``needs_order``): NLTK hard-codes that order whatever ``max_n``.
 
-    >>> smoothed_precisions([3, 1, 0, 0], [4, 3, 2, 1], "method1", hyp_len=4)
+    >>> smoothed_precisions(BleuStats(4, 4, (3, 1, 0, 0), (4, 3, 2, 1)), 4, "method1")
     ([0.75, 0.3333333333333333, 0.05, 0.1], 4)
     """
     family = SMOOTHING[check_smoothing(method)].family
+    matches, totals = stats.matches[:max_n], stats.totals[:max_n]
     if family == "sacrebleu":
         return sacrebleu_precisions(matches, totals, method, value, effective_order)
-    return nltk_precisions(matches, totals, method, hyp_len, fifth), len(matches)
+    fifth = (stats.matches[4], stats.totals[4]) if stats.order >= 5 else None
+    return nltk_precisions(matches, totals, method, stats.hyp_len, fifth), max_n
 
 
 def sacrebleu_precisions(matches: Sequence[int], totals: Sequence[int], method: str,

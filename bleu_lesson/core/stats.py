@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import add
 
@@ -45,6 +45,31 @@ class BleuStats:
     def order(self) -> int:
         """The number of n-gram orders counted."""
         return len(self.matches)
+
+    def to_row(self) -> tuple[int, ...]:
+        """The statistics as one flat row, ``(c, r, m_1 … m_N, t_1 … t_N)``: the form a
+        table of segments takes (rows add column by column, as the statistics do).
+
+        >>> BleuStats(6, 7, (6, 4), (6, 5)).to_row()
+        (6, 7, 6, 4, 6, 5)
+        """
+        return (self.hyp_len, self.ref_len, *self.matches, *self.totals)
+
+    @classmethod
+    def from_row(cls, row: Sequence[float]) -> BleuStats:
+        """The statistics a row of ``to_row``'s form holds (a sum of rows, a resample).
+
+        Whole numbers stored as floats (a matrix product of counts) become ints again.
+
+        >>> BleuStats.from_row([6.0, 7, 6, 4, 6, 5])
+        BleuStats(hyp_len=6, ref_len=7, matches=(6, 4), totals=(6, 5))
+        """
+        if len(row) < 4 or len(row) % 2:
+            raise ValueError(f"a row of BleuStats has 2 + 2·N entries (N >= 1 orders), "
+                             f"got {len(row)}")
+        values = [int(round(v)) for v in row]
+        order = (len(values) - 2) // 2
+        return cls(values[0], values[1], tuple(values[2:2 + order]), tuple(values[2 + order:]))
 
     def __add__(self, other: BleuStats) -> BleuStats:
         if not isinstance(other, BleuStats):

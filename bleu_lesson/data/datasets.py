@@ -50,6 +50,7 @@ __all__ = [
     "Corpus",
     "TOY_CORPUS",
     "WMT22_ENV_VAR",
+    "data_missing",
     "WMT22_PAIRS",
     "DATASETS",
     "RemoteDataset",
@@ -502,6 +503,38 @@ def missing_files(name: str, data_dir: str | os.PathLike | None = None, *,
     would have to download."""
     spec = dataset(name)
     return _absent(spec, [f for f, _ in _folders(spec, data_dir, cache_dir)])
+
+
+def data_missing(names: Sequence[str] | None = None,
+                 data_dir: str | os.PathLike | None = None, *,
+                 cache_dir: str | os.PathLike | None = None) -> str | None:
+    """What is wrong with the WMT22 data here, in a few words, or ``None`` when it is usable.
+
+    The one answer to "is the WMT22 data here?": every file of each dataset of ``names``
+    (default: all of ``DATASETS``) is in one folder of the lookup order (``data_dir``,
+    ``$BLEU_LESSON_WMT22_DIR``, the cache) and has its SHA-256; nothing is downloaded. The
+    tests' skips and ``make notebooks`` ask it, and add ``get_data_hint()``.
+
+    >>> env = os.environ.pop(WMT22_ENV_VAR, None)     # look in an empty cache only
+    >>> data_missing(["wmt22"], cache_dir="/nonexistent")  # doctest: +ELLIPSIS
+    'wmt22: 31 of 31 files missing, e.g. ...'
+    >>> os.environ.update({WMT22_ENV_VAR: env} if env else {})
+    """
+    value = os.environ.get(WMT22_ENV_VAR)
+    if value and not Path(value).is_dir():
+        return f"{WMT22_ENV_VAR}={value} is not a folder"
+    for name in tuple(DATASETS) if names is None else names:
+        spec = dataset(name)
+        left = missing_files(name, data_dir, cache_dir=cache_dir)
+        if left:
+            return f"{name}: {len(left)} of {len(spec.files)} files missing, e.g. {left[0]}"
+        try:
+            fetch_dataset(name, data_dir, cache_dir=cache_dir, download=False)
+        except DatasetNotFoundError:
+            return f"{name}: no one folder holds all {len(spec.files)} files"
+        except ValueError as exc:  # "WMT22 file NAME (PATH) is corrupted or ...": its name
+            return f"{str(exc).split(' (', 1)[0]} is corrupted"
+    return None
 
 
 def _absent(spec: RemoteDataset, places: Sequence[Path]) -> list[str]:

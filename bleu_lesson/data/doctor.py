@@ -13,7 +13,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-__all__ = ["Problem", "check_environment", "doctor"]
+from bleu_lesson._version import __version__
+
+__all__ = ["MIN_PYTHON", "Problem", "check_environment", "doctor"]
+
+#: The oldest Python the package runs on: pyproject.toml's requires-python.
+MIN_PYTHON = (3, 11)
 
 _FIX = ('python -m pip install -e ".[test]"   '
         "(或 make venv; conda: conda env update -f environment.yml)")
@@ -67,9 +72,10 @@ def check_environment(versions: dict[str, str | None] | None = None,
     if versions is None:
         versions = {d: _version(d) for d in _CHECKED}
     problems = []
-    if python < (3, 10):
-        problems.append(Problem(f"Python {python[0]}.{python[1]} is too old (need ≥ 3.10)",
-                                "install Python 3.10 or newer and recreate the environment"))
+    if python < MIN_PYTHON:
+        need = ".".join(map(str, MIN_PYTHON))
+        problems.append(Problem(f"Python {python[0]}.{python[1]} is too old (need ≥ {need})",
+                                f"install Python {need} or newer and recreate the environment"))
     for dist, needed_by in _NEEDED_BY.items():
         if versions.get(dist) is None:
             problems.append(Problem(f"{dist} is not installed ({needed_by})", _FIX))
@@ -94,7 +100,6 @@ def check_environment(versions: dict[str, str | None] | None = None,
 
 def doctor() -> None:
     """Print the environment's versions and what to fix, if anything."""
-    from bleu_lesson._version import __version__
 
     print(f"Python {sys.version.split()[0]}  ({sys.executable})")
     print(f"bleu_lesson {__version__}")

@@ -42,6 +42,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bleu_lesson.teaching.chapters import chapter_id
+
 __all__ = [
     "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
     "stub_solutions", "is_student_copy", "check_report_path", "REPORT_HEADER",
@@ -148,9 +150,11 @@ def _is_exercise_cell(source: str) -> bool:
 
 
 def _chapter_id(value: object) -> str:
-    """``4``, ``"4"``, ``"04"`` -> ``"04"``; anything else as text."""
-    text = str(value).strip()
-    return f"{int(text):02d}" if text.isdigit() and len(text) <= 2 else text
+    """``4``, ``"4"``, ``"04"``, ``"ch04"`` -> ``"04"`` (``chapter_id``); anything else as text."""
+    try:
+        return chapter_id(value)
+    except (TypeError, ValueError):
+        return str(value).strip()
 
 
 def _metadata_chapter(nb: dict) -> str | None:

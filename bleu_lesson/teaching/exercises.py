@@ -32,6 +32,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bleu_lesson.teaching.chapters import chapter_id
+
 __all__ = [  # noqa: F822 (EXERCISES, QUIZZES, Quiz: module __getattr__)"Exercise", "CheckResult", "EXERCISES", "check", "progress", "results",
            "run", "verdict", "same"]
 
@@ -90,7 +92,7 @@ class Exercise:
 
     @property
     def chapter(self) -> str:
-        return f"{int(self.id.split('.')[0]):02d}"
+        return chapter_id(self.id.split('.')[0])
 
     @property
     def answer_name(self) -> str:
@@ -231,7 +233,7 @@ def progress(chapter: str | int) -> None:
     from . import quiz
     from .chapters import registry
 
-    chapter = f"{int(chapter):02d}"
+    chapter = chapter_id(chapter)
     info = registry().get(chapter)
     mine = list(info.exercises) if info else []
     labels = {"pass": "✔ 通过", "fail": "✘ 未通过", "error": "✘ 出错",

@@ -37,6 +37,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from bleu_lesson.teaching.chapters import chapter_id
+
 __all__ = [  # noqa: F822 (EXERCISES, QUIZZES, Quiz: module __getattr__)
     "Choice", "Question", "QUIZZES", "answers", "question",
     "render_feedback", "progress_line", "show", "reset", "Quiz",
@@ -129,7 +131,7 @@ answers: dict[tuple[str, int], bool] = {}
 
 def _chapter(chapter: str | int) -> str:
     try:
-        key = f"{int(chapter):02d}"
+        key = chapter_id(chapter)
     except (TypeError, ValueError):
         key = str(chapter)
     if key not in _quizzes():

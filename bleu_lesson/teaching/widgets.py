@@ -32,7 +32,7 @@ from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
 from bleu_lesson.core.clipping import clipping_table
 from bleu_lesson.core.ngrams import ngram_counts
 from bleu_lesson.core.seed import tokenize as seed_tokenize
-from bleu_lesson.core.smoothing import SMOOTHING_METHODS
+from bleu_lesson.core.smoothing import SMOOTHING, SMOOTHING_METHODS
 from bleu_lesson.core.tokenizers import TOKENIZERS, get_tokenizer
 
 from .display import message_html, table_html, tokens_html
@@ -411,7 +411,7 @@ def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str 
                           weights=weights)
     except (ValueError, TypeError) as exc:
         return message_html(str(exc))
-    effective = effective_order and smoothing in ("none", "floor", "add-k", "exp")
+    effective = effective_order and SMOOTHING[smoothing].family == "sacrebleu"
     rows = [(f"p{n}", f"{m}/{t}",
              "—（不参加平均）" if effective and t == 0 else f"{p:.4f}")
             for n, (m, t, p) in enumerate(zip(r.matches, r.totals, r.precisions, strict=True),

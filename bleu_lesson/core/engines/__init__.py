@@ -71,11 +71,11 @@ def choose_engine(engine: str, n_segments: int) -> str:
 def make_engine(name: str, references: Sequence[Sequence[Sequence[str]]], order: int) -> Engine:
     """Build engine ``name`` ("python" or "numpy") on tokenized references."""
     if name == "python":
-        from .python import PythonEngine
+        from .python import PythonEngine  # it imports Counts from here: a cycle at the top
 
         return PythonEngine(references, order)
     if name == "numpy":
-        from .numpy import NumpyEngine
+        from .numpy import NumpyEngine  # imports numpy: only when asked for, so import stays light
 
         return NumpyEngine(references, order)
     raise ValueError(f"engine must be 'python' or 'numpy', got {name!r}")

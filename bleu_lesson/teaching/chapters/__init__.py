@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-__all__ = ["Chapter", "chapter", "registry", "all_exercises"]
+__all__ = ["Chapter", "chapter", "chapter_id", "registry", "all_exercises"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,25 @@ class Chapter:
     @property
     def number(self) -> int:
         return int(self.id)
+
+
+def chapter_id(value: object) -> str:
+    """A chapter's id, two digits, however it is written: ``4``, ``"4"``, ``"04"``, ``"ch04"``.
+
+    The one rule every caller (the registry, the quiz, the exercises, the CLI, the course
+    checker) uses; a value that is no chapter number raises an error naming it.
+
+    >>> [chapter_id(v) for v in (4, "4", "04", "ch04", " CH4 ", 10)]
+    ['04', '04', '04', '04', '04', '10']
+    """
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(f"chapter must be an int or a str such as '04', "
+                        f"got {type(value).__name__}")
+    match = re.fullmatch(r"(?:ch)?(\d{1,2})", str(value).strip(), re.IGNORECASE)
+    if match is None:
+        raise ValueError(f"chapter must be a chapter number such as 4, '04' or 'ch04', "
+                         f"got {value!r}")
+    return f"{int(match.group(1)):02d}"
 
 
 _REGISTRY: dict[str, Chapter] | None = None
@@ -77,15 +96,15 @@ def registry() -> dict[str, Chapter]:
     return _REGISTRY
 
 
-def chapter(chapter_id: str | int) -> Chapter:
-    """The chapter with this id (``"04"``, ``"4"`` or ``4``)."""
+def chapter(which: str | int) -> Chapter:
+    """The chapter with this id (``"04"``, ``"4"``, ``4`` or ``"ch04"``)."""
     try:
-        key = f"{int(chapter_id):02d}"
+        key = chapter_id(which)
     except (TypeError, ValueError):
-        key = str(chapter_id)
+        key = str(which)
     chapters = registry()
     if key not in chapters:
-        raise ValueError(f"no chapter {chapter_id!r}; known: {', '.join(chapters)}")
+        raise ValueError(f"no chapter {which!r}; known: {', '.join(chapters)}")
     return chapters[key]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bleu_lesson.analysis.significance import percentile_interval
 from bleu_lesson.teaching.exercises import Exercise, _show
 from bleu_lesson.teaching.quiz import Question, question
 
@@ -20,9 +21,8 @@ EXPLORERS: tuple[str, ...] = ('SystemsExplorer',)
 
 
 def _ci_half_width(scores: list[float]) -> float:
-    ordered = sorted(scores)
-    lower = len(ordered) // 40
-    return 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+    low, high = percentile_interval(scores)
+    return 0.5 * (high - low)
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
@@ -73,7 +73,8 @@ EXERCISES = (
     ), tolerance=1e-12,
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
              "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",
-        forbidden=("bleu_lesson.analysis.significance._estimate_ci",), generate=_hidden),
+        forbidden=("bleu_lesson.analysis.significance._estimate_ci",
+                   "bleu_lesson.analysis.significance.percentile_interval"), generate=_hidden),
     Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
              judge=_judge_rank_prediction,
              extra={"expect": "系统名的集合：只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
