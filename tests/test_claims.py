@@ -104,3 +104,66 @@ def test_zh_is_not_13a_on_english_text(wmt22_dir):
     prose = _markdown("01_tokenization.ipynb")
     assert f"共 {len(english):,} 行英文），有 {differ} 行两种分词器切得不同" in prose
     assert "非中文的连续片段则像 13a 那样处理" not in prose
+
+
+# --- chapter 00: the seed's worked example, quoted in full, and its true values -----------
+
+def _fences(text: str, lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", text, re.S)
+
+
+def test_chapter_00_quotes_the_seed_code_whose_true_output_is_0_and_0_9036():
+    """Run the code chapter 00 quotes (the seed's bleu_score.py, examples included): it prints
+    0.0000 with one reference and 0.9036 with three, as sacrebleu computes with the seed's
+    settings; the chapter states those values and quotes the text's printed ones."""
+    import contextlib
+    import io
+
+    prose = _markdown("00_introduction.ipynb")
+    quoted = _fences(prose, "python")
+    assert len(quoted) == 1, "chapter 00 quotes the seed's code once, in a python block"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(quoted[0], "bleu_score.py", "exec"), {"__name__": "__main__"})
+    printed = out.getvalue()
+    assert "单参考BLEU: 0.0000" in printed and "多参考BLEU: 0.9036" in printed
+
+    sacrebleu = pytest.importorskip("sacrebleu")
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    cand = "The cat is on the mat"
+    one = ["The cat is sitting on the mat"]
+    three = one + ["A cat is on the mat", "The cat lies on the mat"]
+    scores = [sacrebleu.sentence_bleu(cand, refs, tokenize="none", lowercase=True,
+                                      smooth_method="none", use_effective_order=False).score
+              for refs in (one, three)]
+    assert [f"{s / 100:.4f}" for s in scores] == ["0.0000", "0.9036"]
+    assert "单参考时输出 0.0000，三条参考时输出 0.9036" in prose
+    # what the seed text printed, quoted as printed
+    shown = _fences(prose, "text")
+    assert any("单参考BLEU: 0.6065" in s and "多参考BLEU: 0.7711" in s for s in shown)
+
+
+def test_chapter_00_quotes_the_seed_text_verbatim():
+    """With the seed text beside the repository: the quoted code and printed output are the
+    text's own, character for character."""
+    from notebook_tools import seed_skip_reason
+    from seed_oracle import SeedNotFound, extract_seed_code, find_seed_file
+
+    try:
+        text = find_seed_file().read_text(encoding="utf-8")
+    except SeedNotFound as exc:
+        pytest.skip(seed_skip_reason(exc))
+    prose = _markdown("00_introduction.ipynb")
+    assert _fences(prose, "python")[0].strip("\n") == extract_seed_code(text).strip("\n")
+    printed = text[text.index("单参考BLEU: 0.6065"):text.index("判定标准")].strip("\n")
+    assert printed in [s.strip("\n") for s in _fences(prose, "text")]
+
+
+def test_later_chapters_refer_back_to_chapter_00_in_one_line_at_most():
+    """The seed text's printed values are discussed in chapter 00 only."""
+    for name in ("03_clipped_counts.ipynb", "04_brevity_penalty.ipynb",
+                 "05_geometric_mean.ipynb"):
+        lines = [line for line in _markdown(name).splitlines()
+                 if "原文" in line and "Papineni" not in line]
+        assert len(lines) <= 1, (name, lines)
+        assert "### " not in "".join(lines), f"{name}: a section about the seed text's errors"

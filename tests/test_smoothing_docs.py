@@ -76,8 +76,9 @@ def test_a_method_added_without_the_docs_is_caught(monkeypatch):
     monkeypatch.setitem(SMOOTHING, "add-half", extra)
     rows = page_rows(PAGE.read_text(encoding="utf-8"))
     assert [r["method"] for r in rows] != [f"`{name}`" for name in SMOOTHING]
-    code = ("import runpy, sys; from bleu_lesson.core import smoothing; from bleu_lesson.core.smoothing "
-            "import SmoothingMethod as M; smoothing.SMOOTHING['add-half'] = "
+    code = ("import runpy, sys; from bleu_lesson.core import smoothing; "
+            "from bleu_lesson.core.smoothing import SmoothingMethod as M; "
+            "smoothing.SMOOTHING['add-half'] = "
             "M('add-half', 'sacrebleu', 0.5, 1, 'zero', 'k = 0.5'); "
             f"sys.argv = ['x', '--check']; runpy.run_path({str(TOOL)!r}, run_name='__main__')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
