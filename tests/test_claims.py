@@ -85,6 +85,21 @@ def test_zh_splits_full_width_letters_because_its_ranges_include_ff00_ffef():
     assert "不在 ASCII 范围内" not in prose
 
 
+def test_zh_is_not_13a_on_english_text_for_the_reasons_chapter_01_gives():
+    """No 13a preprocessing (``&quot;`` stays), and curly quotes and dashes count as Chinese."""
+    pytest.importorskip("sacrebleu")
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    zh, t13a = TokenizerZh(), Tokenizer13a()
+    assert t13a("said &quot;hi&quot;") == 'said " hi "'
+    assert zh("said &quot;hi&quot;") == "said & quot ; hi & quot ;"
+    assert (zh("won\u2019t \u2014 yes"), t13a("won\u2019t \u2014 yes")) == \
+        ("won \u2019 t \u2014 yes", "won\u2019t \u2014 yes")
+    prose = _markdown("01_tokenization.ipynb")
+    assert "`&quot;`" in prose and "弯引号 ’" in prose and "破折号 —" in prose
+
+
 @pytest.mark.wmt22
 def test_zh_is_not_13a_on_english_text(wmt22_dir):
     """Chapter 01 says how many lines of WMT22 zh-en English (reference A and
