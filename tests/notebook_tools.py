@@ -112,25 +112,50 @@ class Documented:
     notebook: str
     index: int          # index of the markdown cell
     expected: str
-    actual: str | None  # stored output text of the code cell right after it
-    prose: str          # the text before the block: the question and the hand calculation
+    actual: str | None  # stored output text of the code cell it documents
+    prose: str          # the text before the run: the question and the hand calculation
+    folded: bool = False  # inside <details> after the run (True) or before the run (False)
+
+
+_DETAILS = re.compile(r"<details\b.*?</details>", re.S | re.I)
+
+
+def _markdown_before(cells: list, j: int) -> str:
+    """The markdown cells right before cell ``j`` (back to the previous code cell)."""
+    parts = []
+    k = j - 1
+    while k >= 0 and cells[k]["cell_type"] == "markdown":
+        parts.append(source(cells[k]))
+        k -= 1
+    return "\n".join(reversed(parts))
 
 
 def documented_outputs(path: Path) -> list[Documented]:
-    """Every "预期输出 / Expected output" block, with the output of the NEXT code cell: the
-    learner predicts first (the hand calculation stands before the block), then runs."""
+    """Every "预期输出 / Expected output" block, with the output of the code cell it documents.
+
+    The learner predicts first (the hand calculation stands before the run). A block folded
+    in ``<details>`` follows its run cell and documents the code cell BEFORE it; an open
+    block documents the NEXT code cell."""
     nb = load(path)
+    cells = nb["cells"]
     found = []
-    for i, cell in enumerate(nb["cells"]):
+    for i, cell in enumerate(cells):
         if cell["cell_type"] != "markdown":
             continue
         text = source(cell)
+        folds = [m.span() for m in _DETAILS.finditer(text)]
         for m in _EXPECTED.finditer(text):
-            after = [c for c in nb["cells"][i + 1:] if c["cell_type"] == "code"]
+            if any(a <= m.start() < b for a, b in folds):
+                before = [j for j in range(i) if cells[j]["cell_type"] == "code"]
+                actual = output_text(cells[before[-1]]) if before else None
+                prose = _markdown_before(cells, before[-1]) if before else ""
+                found.append(Documented(path.name, i, m.group(2), actual, prose, True))
+                continue
+            after = [c for c in cells[i + 1:] if c["cell_type"] == "code"]
             actual = output_text(after[0]) if after else None
             prose = text[:m.start()]
-            if i > 0 and nb["cells"][i - 1]["cell_type"] == "markdown":
-                prose = source(nb["cells"][i - 1]) + "\n" + prose
+            if i > 0 and cells[i - 1]["cell_type"] == "markdown":
+                prose = source(cells[i - 1]) + "\n" + prose
             found.append(Documented(path.name, i, m.group(2), actual, prose))
     return found
 

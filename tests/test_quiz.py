@@ -65,9 +65,71 @@ def test_correct_answer_is_not_always_in_the_same_place():
         assert len({q.correct_index for q in questions}) > 1, chapter
 
 
+def _longest(question) -> bool | None:
+    """Whether the correct choice is strictly the longest (None: all choices equally long)."""
+    lengths = [len(c.text) for c in question.choices]
+    if len(set(lengths)) == 1:
+        return None
+    right = lengths[question.correct_index]
+    return right > max(n for i, n in enumerate(lengths) if i != question.correct_index)
+
+
+def longest_share(questions) -> tuple[int, int]:
+    """``(right choice strictly longest, choices differ in length)`` over ``questions``.
+
+    >>> q = quiz.Question("?", (quiz.Choice("long and right", True, "a"),
+    ...                         quiz.Choice("short", False, "b")))
+    >>> longest_share([q])
+    (1, 1)
+    """
+    verdicts = [_longest(q) for q in questions]
+    return sum(v is True for v in verdicts), sum(v is not None for v in verdicts)
+
+
+def test_the_right_choice_is_not_given_away_by_its_length():
+    """Over every question of every chapter (the registry): the right choice is the strictly
+    longest in at most 40% of the questions whose choices differ in length."""
+    from bleu_lesson.teaching.chapters import registry
+
+    questions = [q for ch in registry().values() for q in ch.questions]
+    longest, differ = longest_share(questions)
+    assert differ >= 10, "most questions have choices of different lengths"
+    assert longest <= 0.4 * differ, (
+        f"the right choice is the longest in {longest} of {differ} questions: "
+        + "; ".join(q.prompt[:30] for q in questions if _longest(q)))
+
+
+def test_the_length_rule_catches_a_quiz_written_the_easy_way():
+    """The same count on the questions rewritten so the right choice carries every detail:
+    it must exceed the bound."""
+    from bleu_lesson.teaching.chapters import registry
+
+    padded = []
+    for q in (q for ch in registry().values() for q in ch.questions):
+        longest = max(len(c.text) for c in q.choices)
+        choices = tuple(quiz.Choice(c.text + "（因为" + "详" * longest + "）" if c.correct
+                                    else c.text, c.correct, c.explanation)
+                        for c in q.choices)
+        padded.append(quiz.Question(q.prompt, choices))
+    longest, differ = longest_share(padded)
+    assert longest > 0.4 * differ
+
+
+def test_the_right_choice_moves_around():
+    """As shown (QUIZZES): no position holds more than 40% of the right answers, every
+    position holds some, and no chapter puts all its right answers in one place."""
+    from collections import Counter
+
+    shown = [q for qs in quiz.QUIZZES.values() for q in qs]
+    four = [q.correct_index for q in shown if len(q.choices) == 4]
+    counts = Counter(four)
+    assert set(counts) == {0, 1, 2, 3}
+    assert max(counts.values()) <= 0.4 * len(four), counts
+
+
 def test_the_seed_numbers_are_taught_right():
     # chapter 0 asks for the seed's single-reference BLEU: the code gives 0.0000, not 0.6065
-    q = quiz.QUIZZES["00"][0]
+    q = next(q for q in quiz.QUIZZES["00"] if "单参考例子" in q.prompt)
     right = q.choices[q.correct_index]
     assert right.text == "0.0000"
     assert any(c.text == "0.6065" and not c.correct for c in q.choices)
@@ -169,7 +231,7 @@ def test_show_prints_questions_and_choices_without_answers(capsys):
 
 
 def test_show_is_stable_across_processes():
-    # printed before the widget cell under nbval: it must not depend on hash seeds
+    # a handout printed twice is the same handout: no dependence on hash seeds
     code = "from bleu_lesson.teaching import quiz; quiz.show('01')"
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout

@@ -4,8 +4,8 @@
 ``Choice``, right or wrong, carries an explanation that says why. The numbers in the
 questions are the ones the chapter's code computes.
 
-- ``show(chapter)`` prints the questions and choices as plain text (a notebook prints
-  them in a tested cell before the widget cell);
+- ``show(chapter)`` prints the questions and choices as plain text, for a terminal or a
+  printed handout (the chapters show each quiz once, as the widget);
 - ``Quiz(chapter)`` is the widget: per question a prompt, ``RadioButtons`` (nothing picked
   at first) and a feedback ``HTML`` (CSS class ``bleu-quiz-feedback``) that shows the
   verdict and the picked choice's explanation;
