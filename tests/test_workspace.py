@@ -24,6 +24,12 @@ def _digests(folder: Path) -> dict[str, str]:
             for p in sorted(folder.iterdir()) if p.is_file()}
 
 
+@pytest.fixture(autouse=True)
+def signatures(tmp_path, monkeypatch):
+    """The notebook signature store of these tests: a temporary one, not the user's."""
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+
+
 @pytest.fixture
 def course(tmp_path):
     """A copy of the course's notebooks (tests change a chapter as an update would)."""
@@ -157,3 +163,16 @@ def test_solution_finds_the_course_from_the_workspace(course, tmp_path, monkeypa
 def test_solution_of_an_unknown_exercise_names_the_argument(bad):
     with pytest.raises(ValueError, match="exercise must be one of"):
         ws.solution(bad)
+
+
+def test_the_copies_are_trusted_so_their_explorers_draw_before_a_run(course, tmp_path):
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    room = tmp_path / "room"
+    ws.prepare_workspace(room, course)
+    notary = NotebookNotary()
+    for path in sorted(room.glob("*.ipynb")):
+        assert notary.check_signature(nbformat.read(path, as_version=4)), path.name
+    outsider = nbformat.read(course / CHAPTERS[0].name, as_version=4)
+    assert not notary.check_signature(outsider)  # the store does not trust everything

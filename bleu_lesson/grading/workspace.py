@@ -140,7 +140,10 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
     return {
         "cells": [{"cell_type": "markdown", "id": f"start-{i}", "metadata": {},
                    "source": text} for i, text in enumerate(cells)],
+        # a kernelspec, or JupyterLab asks the learner to choose a kernel for a page of text
         "metadata": {"bleu_lesson": {"start_page": True},
+                     "kernelspec": {"display_name": "Python 3 (ipykernel)",
+                                    "language": "python", "name": "python3"},
                      "language_info": {"name": "python"}},
         "nbformat": 4, "nbformat_minor": 5,
     }
@@ -222,10 +225,27 @@ def _place(folder: Path, name: str, text: str, files: dict, force: bool) -> Upda
     else:
         beside = target.with_name(target.stem + UPDATED_SUFFIX + target.suffix)
         _atomic_write(beside, partial(_write_text, text=text))
+        _trust(beside)
         return Update(name, "beside", beside)
     _atomic_write(target, partial(_write_text, text=text))
+    _trust(target)
     files[name] = {"course": new_sha, "written": new_sha}
     return Update(name, action, target)
+
+
+def _trust(path: Path) -> None:
+    """Mark a copy the course wrote as trusted (``jupyter trust``), so that JupyterLab draws
+    its stored explorers from the saved widget state before anything runs (an untrusted
+    notebook shows only their plain-text fallback). The learner's own saves are signed by
+    JupyterLab itself. Without nbformat's signature store nothing is done."""
+    try:
+        import nbformat
+        from nbformat.sign import NotebookNotary
+
+        notary = NotebookNotary()
+        notary.sign(nbformat.read(path, as_version=4))
+    except Exception:  # a read-only home, no sqlite: the explorers appear after a run
+        return
 
 
 # --- model answers -----------------------------------------------------------------------
