@@ -170,7 +170,7 @@ def test_show_prints_questions_and_choices_without_answers(capsys):
 
 def test_show_is_stable_across_processes():
     # printed before the widget cell under nbval: it must not depend on hash seeds
-    code = "from bleu_lesson import quiz; quiz.show('01')"
+    code = "from bleu_lesson.teaching import quiz; quiz.show('01')"
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}, check=True).stdout
             for seed in ("1", "2")}
