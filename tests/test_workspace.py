@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -176,3 +177,25 @@ def test_the_copies_are_trusted_so_their_explorers_draw_before_a_run(course, tmp
         assert notary.check_signature(nbformat.read(path, as_version=4)), path.name
     outsider = nbformat.read(course / CHAPTERS[0].name, as_version=4)
     assert not notary.check_signature(outsider)  # the store does not trust everything
+
+
+def _labextensions(env: dict) -> str:
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "jupyterlab.labextensions", "list"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    return re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
+
+
+def test_nbgrader_menus_are_only_in_the_instructors_lab():
+    import os
+
+    learner = ROOT / "jupyter-settings" / "learner"
+    instructor = _labextensions({**os.environ})
+    line = next((x for x in instructor.splitlines() if "@jupyter/nbgrader " in x), None)
+    if line is None:
+        pytest.skip("nbgrader's lab extension is not installed here")
+    assert "enabled" in line  # the instructor's plain `jupyter lab` keeps it
+    env = {**os.environ, "JUPYTER_CONFIG_PATH": str(learner)}  # as make lab starts the lab
+    learner_line = next(x for x in _labextensions(env).splitlines() if "@jupyter/nbgrader " in x)
+    assert "disabled" in learner_line
