@@ -68,3 +68,14 @@ def test_the_start_page_lists_every_chapter(room, lab, page):
     assert "课程地图" in text and "solution(" in text
     links = page.locator(".jp-Notebook .jp-RenderedMarkdown table a")
     assert links.count() >= 11
+
+
+def test_the_file_browser_shows_whole_chapter_names(room, lab, page):
+    page.goto(f"{lab.url}/lab/workspaces/e2e-names/tree/workspace?reset&token={lab.token}",
+              wait_until="domcontentloaded")
+    items = page.locator(".jp-DirListing-item .jp-DirListing-itemText")
+    items.filter(has_text="03_clipped_counts").first.wait_for(state="visible")
+    cut = page.evaluate("""() => [...document.querySelectorAll(
+        '.jp-DirListing-item .jp-DirListing-itemText')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
+    assert not cut, f"file names cut off in the file browser: {cut}"
