@@ -199,3 +199,23 @@ def test_nbgrader_menus_are_only_in_the_instructors_lab():
     env = {**os.environ, "JUPYTER_CONFIG_PATH": str(learner)}  # as make lab starts the lab
     learner_line = next(x for x in _labextensions(env).splitlines() if "@jupyter/nbgrader " in x)
     assert "disabled" in learner_line
+
+
+def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_path,
+                                                                     monkeypatch):
+    import os
+
+    (course.parent / "jupyter-settings").symlink_to(ROOT / "jupyter-settings")
+    calls = []
+    monkeypatch.setattr(os, "execv", lambda program, argv: calls.append(argv))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "")  # restored after the test
+    room = tmp_path / "room"
+    assert ws.main(["--course", str(course), "--workspace", str(room), "--lab", "--",
+                    "--no-browser", "--port", "9999"]) == 0
+    (argv,) = calls
+    assert argv[1:3] == ["-m", "jupyterlab"] and argv[3] == str(room / ws.START_PAGE)
+    assert f"--ServerApp.root_dir={room}" in argv and argv[-3:] == ["--no-browser", "--port",
+                                                                   "9999"]
+    learner = course.parent / "jupyter-settings" / "learner"
+    assert os.environ["JUPYTER_CONFIG_PATH"] == str(learner)
+    assert (room / ws.START_PAGE).exists()
