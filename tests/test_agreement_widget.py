@@ -137,3 +137,19 @@ def test_ter_is_plotted_negated_as_the_header_says():
     # TER 10..40 negated: the x axis runs over -40..-10, so its tick labels are negative
     ticks = re.findall(r">(−?-?\d+)</text>", svg)
     assert ticks and all(t.startswith(("−", "-")) for t in ticks if t not in ("0",)), ticks
+
+
+def test_the_numbers_come_before_the_plot_and_a_view_seen_before_at_once():
+    ex = widgets.AgreementExplorer(TABLES, HUMAN)
+    seen: list[str] = []
+    ex.result.observe(lambda change: seen.append(change["new"]), names="value")
+    ex.metric.value = "chrF"
+    assert len(seen) == 2
+    quick, full = seen
+    assert "bleu-busy" in quick and "<svg" not in quick
+    assert _tau(quick) == _tau(full) == 1.0  # chrF agrees with people on every pair
+    assert "<svg" in full and "bleu-busy" not in full
+    ex.metric.value = "BLEU"
+    seen.clear()
+    ex.metric.value = "chrF"  # seen before: the full view at once, no busy notice
+    assert seen == [full]
