@@ -62,7 +62,10 @@ def test_the_start_page_lists_every_chapter(room, lab, page):
 
     page.goto(f"{lab.url}/lab/workspaces/e2e-start/tree/workspace/{quote(ws.START_PAGE)}"
               f"?reset&token={lab.token}", wait_until="domcontentloaded")
-    page.locator(".jp-Notebook .jp-RenderedMarkdown").first.wait_for(state="visible")
+    page.locator(".jp-Notebook .jp-RenderedMarkdown").filter(
+        has_text="课程地图").first.wait_for(state="attached")  # the markdown renders late
+    page.locator(".jp-Notebook .jp-RenderedMarkdown").filter(
+        has_text="solution(").first.wait_for(state="attached")
     assert page.locator(".jp-Dialog").count() == 0, "a dialog (kernel choice?) covers it"
     text = "\n".join(page.locator(".jp-Notebook .jp-RenderedMarkdown").all_text_contents())
     assert "课程地图" in text and "solution(" in text
