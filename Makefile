@@ -17,7 +17,7 @@ ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 .PHONY: help venv data test e2e lab notebooks lint bench clean distclean
 
 help:
-	@echo "make lab        open the course in JupyterLab (ARGS=\"--no-browser --port 9999\")"
+	@echo "make lab        open your workspace of exercise copies in JupyterLab (ARGS=\"--no-browser --port 9999\")"
 	@echo "make data       download the WMT22 data (test set + human judgments) into the user cache"
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
@@ -54,8 +54,12 @@ test: venv
 e2e: venv
 	$(BIN)/pytest tests/e2e -m e2e $(PYTEST_ARGS)
 
+# The learner's lab: a workspace of exercise copies (workspace/, ignored by git; made from
+# notebooks/ on first use, updated without overwriting a learner's work), opened on its start
+# page, without nbgrader's instructor menus (jupyter-settings/learner). Stop it with Ctrl-C;
+# run `make test` in a second terminal (see the README).
 lab: venv
-	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT) $(ARGS)
+	$(BIN)/python -m bleu_lesson.grading.workspace --lab -- $(ALLOW_ROOT) $(ARGS)
 
 # Each chapter in a fresh kernel (nbconvert --execute --inplace, no timing metadata); the
 # chapters that need the WMT22 data are skipped, with how to get it, when it is absent.

@@ -6,6 +6,10 @@ Drives ``BleuExplorer`` headlessly with a 30-word candidate and three 30-word
 references, changing the candidate text each time (which fires the observer, recomputes
 BLEU and renders the HTML), and prints the median and 95th percentile in milliseconds.
 The pure ``render_bleu`` is timed too, to show what the ipywidgets wiring adds.
+
+With the WMT22 data (``$BLEU_LESSON_WMT22_DIR`` or the cache ``make data`` fills), chapter
+10's AgreementExplorer is timed too: one metric change (statistics, table and the SVG
+plot), the slowest explorer a learner drives; without the data that line says it is skipped.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import random
 import statistics
 import time
 
-from bleu_lesson.teaching.widgets import BleuExplorer, render_bleu
+from bleu_lesson.teaching.widgets import AgreementExplorer, BleuExplorer, render_bleu
 
 WORDS = ("the a cat dog sat on mat is was there here and of to in it that with for "
          "as by at from this be are not").split()
@@ -49,7 +53,33 @@ def main() -> int:
         q = statistics.quantiles(ms, n=20)
         print(f"{label:20} median {statistics.median(ms):.3f} ms, p95 {q[-1]:.3f} ms "
               f"({len(ms)} updates, 3 references of 30 words)")
+    agreement(max(3, args.repeat // 20))
     return 0
+
+
+def agreement(repeat: int) -> None:
+    """Time AgreementExplorer's metric changes on the WMT22 zh-en tables, if the data is here."""
+    from bleu_lesson.analysis.metric_cache import system_tables
+    from bleu_lesson.data.datasets import (
+        DatasetNotFoundError,
+        get_data_hint,
+        load_wmt22,
+        load_wmt22_human,
+    )
+
+    try:
+        corpus, human = load_wmt22("zh-en"), load_wmt22_human("zh-en")
+    except (DatasetNotFoundError, OSError, ValueError):
+        print(f"{'AgreementExplorer':20} skipped: no WMT22 data ({get_data_hint()})")
+        return
+    explorer = AgreementExplorer(system_tables(corpus), human.z())
+    ms = []
+    for k in range(repeat):
+        start = time.perf_counter()
+        explorer.metric.value = ("chrF", "TER", "BLEU")[k % 3]
+        ms.append(1000 * (time.perf_counter() - start))
+    print(f"{'AgreementExplorer':20} median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms "
+          f"({len(ms)} metric changes, WMT22 zh-en, with the plot)")
 
 
 if __name__ == "__main__":

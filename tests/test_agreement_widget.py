@@ -110,3 +110,46 @@ def test_real_data_ter_against_reference_b_is_shown(wmt22_dir):
         html = ex.result.value
         assert f"{systems} systems" in html or f"{systems} 个系统" in html, html[:300]
         assert -1 <= _tau(html) <= 1 and "TER 取负号" in html
+
+
+# --- defects a learner met (issue 22): each test failed before its fix --------------------
+
+def test_a_system_without_scores_for_these_references_is_named():
+    # HUMAN-B is reference B: it has scores against A only (as in chapter 10's tables)
+    tables = {("BLEU", "A"): {**TABLES["BLEU", "A"], "HUMAN-B": 35.0},
+              ("BLEU", "A+B"): dict(TABLES["BLEU", "A"])}
+    human = {**HUMAN, "HUMAN-B": 0.3}
+    ex = widgets.AgreementExplorer(tables, human)
+    assert "未计入" not in ex.result.value  # with A, HUMAN-B is scored and counted
+    assert "5 个系统" in ex.result.value
+    ex.refset.value = "A+B"
+    html = ex.result.value
+    assert "4 个系统" in html and "未计入" in html and "HUMAN-B" in html.split("<svg")[0]
+    ex.dropped.value = ("HUMAN-B",)  # dropped on purpose: nothing to explain
+    assert "未计入" not in ex.result.value
+
+
+def test_ter_is_plotted_negated_as_the_header_says():
+    html = widgets.render_agreement(TABLES, HUMAN, "TER", "A")
+    assert "TER 取负号" in html
+    svg = html[html.index("<svg"):]
+    assert "-TER (ref A; negated, higher is better)" in svg
+    # TER 10..40 negated: the x axis runs over -40..-10, so its tick labels are negative
+    ticks = re.findall(r">(−?-?\d+)</text>", svg)
+    assert ticks and all(t.startswith(("−", "-")) for t in ticks if t not in ("0",)), ticks
+
+
+def test_the_numbers_come_before_the_plot_and_a_view_seen_before_at_once():
+    ex = widgets.AgreementExplorer(TABLES, HUMAN)
+    seen: list[str] = []
+    ex.result.observe(lambda change: seen.append(change["new"]), names="value")
+    ex.metric.value = "chrF"
+    assert len(seen) == 2
+    quick, full = seen
+    assert "bleu-busy" in quick and "<svg" not in quick
+    assert _tau(quick) == _tau(full) == 1.0  # chrF agrees with people on every pair
+    assert "<svg" in full and "bleu-busy" not in full
+    ex.metric.value = "BLEU"
+    seen.clear()
+    ex.metric.value = "chrF"  # seen before: the full view at once, no busy notice
+    assert seen == [full]

@@ -49,6 +49,9 @@ POLICY: list[tuple[str, str, str]] = [
                                      "students' submissions; tests/test_nbgrader.py runs "
                                      "generate_assignment and autograde on chapter 04"),
     (r"^(\S*/)?jupyter lab\b", "help", "starts a server: --version shows it is installed"),
+    (r"bleu_lesson\.grading\.workspace\b.*--lab\b", "skip", "starts JupyterLab on the learner's "
+                                                         "workspace; tests/test_workspace.py "
+                                                         "makes the workspace"),
     (r"^\S*pytest\b", "collect", "collection only: the suite itself runs the notebooks"),
 ]
 
@@ -249,7 +252,8 @@ def test_readme_tells_a_newcomer_what_they_need():
     quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     for needed in ("make lab", "make test", "make data", "8 MB", "(optional)", "Chromium",
                    "/usr/bin/chromium", "tests/e2e", "source .venv/bin/activate",
-                   "pip install .", "jupyter lab notebooks/", "Settings", "Language"):
+                   "pip install .", "bleu_lesson.grading.workspace --lab", "Settings",
+                   "Language"):
         assert needed in quick, needed
     assert quick.index("make lab") < quick.index("make test") < quick.index("make data")
     chinese = readme.split("## 快速开始", 1)[1].split("\n## ", 1)[0]

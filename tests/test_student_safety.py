@@ -281,6 +281,10 @@ def _pids_mentioning(text: str) -> list[int]:
     return found
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_keeps_what_is_done_and_names_what_is_missing(tmp_path):
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -296,7 +300,10 @@ def test_ctrl_c_keeps_what_is_done_and_names_what_is_missing(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "bleu_lesson", "check", "--timeout", "120", "--jobs", "1",
          "--report", str(report), str(right), str(hang), str(later)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        # Ctrl-C reaches the child even when this run inherited an ignored SIGINT (a
+        # background `make test &`, nohup): an ignored signal stays ignored across exec
+        preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # the first row lands in the report

@@ -269,3 +269,86 @@ def test_bleu_explorer_shows_the_candidate_tokens():
     assert ">.</span>" in ex.result.value  # 13a splits the final period off
     ex.tokenizer.value = "none"
     assert ">mat.</span>" in ex.result.value
+
+
+# --- defects a learner met (issue 22): each test failed before its fix --------------------
+
+def test_brevity_explorer_shows_a_plain_greater_than_sign():
+    ex = widgets.BrevityExplorer(6, "7, 5")
+    # ties go to the shorter reference, 5: c = 6 > r = 5, shown as ">" (escaped once)
+    assert "c = 6 &gt; r = 5" in ex.result.value
+    assert "&amp;gt;" not in ex.result.value
+
+
+@pytest.mark.parametrize("typed", ["7，5", "7、5", "7\u30005", " 7 ，5 "])
+def test_brevity_explorer_takes_what_a_chinese_ime_types(typed):
+    ex = widgets.BrevityExplorer(6, "7, 5")
+    ex.ref_lens.value = typed
+    assert "bleu-message" not in ex.result.value
+    assert "[7, 5]" in ex.result.value and f"{math.exp(1 - 7 / 6):.4f}" in ex.result.value
+
+
+def test_brevity_explorer_empty_lengths_get_their_own_message():
+    ex = widgets.BrevityExplorer(6, "7, 5")
+    ex.ref_lens.value = "  "
+    assert "bleu-message" in ex.result.value
+    assert "lengths" in ex.result.value and "at least one reference" not in ex.result.value
+
+
+def test_bleu_explorer_weights_with_a_full_width_comma():
+    ex = widgets.BleuExplorer(SEED_CANDIDATE, SEED_REFERENCES)
+    ex.max_n.value = 2
+    ex.weights.value = "0.5，0.5"
+    assert "bleu-message" not in ex.result.value
+    # sacrebleu has no weights; NLTK does: the seed example with weights (0.5, 0.5)
+    refs = [r.lower().split() for r in SEED_REFERENCES]
+    expected = nltk_bleu.sentence_bleu(refs, SEED_CANDIDATE.lower().split(), weights=(0.5, 0.5))
+    assert f"BLEU = {expected:.4f}" in ex.result.value
+
+
+def test_ngram_explorer_explains_unspaced_chinese():
+    ex = widgets.NgramExplorer("猫坐在垫子上", 4)
+    assert "L = 1 &lt; n = 4" in ex.result.value
+    assert "bleu-hint" in ex.result.value and "空格" in ex.result.value
+    ex.text.value = "猫 坐 在 垫子 上"
+    assert "bleu-hint" not in ex.result.value  # five tokens: 5 - 4 + 1 = 2 four-grams
+    assert "5 − 4 + 1 = 2" in ex.result.value
+
+
+def test_tools_explorer_preset_follows_the_knobs():
+    ex = widgets.ToolsExplorer(CAND, REFS, preset="sacrebleu")
+    ex.knobs["smoothing"].value = "none"
+    assert ex.preset.value == widgets.CUSTOM_PRESET  # no tool: the menu says so
+    ex.knobs["reference length"].value = "shortest"
+    ex.knobs["effective order"].value = False
+    assert ex.preset.value == "hf"  # 13a, shortest, no smoothing: evaluate's rules
+    ex.preset.value = "seed"  # and choosing a preset still sets every knob
+    assert widgets.matching_tools(ex.knob_values()) == ["seed"]
+    assert f"BLEU = {_tool_score('seed'):.4f}" in ex.result.value
+
+
+def test_tools_explorer_scores_chinese_with_the_zh_tokenizer():
+    hyp, ref = "猫坐在垫子上。", "猫在垫子上坐着。"
+    ex = widgets.ToolsExplorer(hyp, [ref], preset="sacrebleu")
+    label = next(k for k, v in widgets.EXPLORER_KNOBS["tokenizer"].items() if v == "zh")
+    ex.knobs["tokenizer"].value = label
+    expected = sacrebleu.sentence_bleu(hyp, [ref], tokenize="zh").score / 100
+    assert expected > 0
+    assert f"BLEU = {expected:.4f}" in ex.result.value
+    assert "sacrebleu --tokenize zh" in ex.result.value
+
+
+@pytest.mark.parametrize("make", ["systems", "agreement"])
+def test_slow_explorers_show_a_busy_notice_before_the_new_result(make):
+    if make == "systems":
+        ex = widgets.SystemsExplorer(TOY_CORPUS)
+        control, value = ex.tokenizer, "char"
+    else:
+        tables = {("BLEU", r): {"a": 30.0, "b": 25.0, "c": 20.0} for r in ("A", "B")}
+        ex = widgets.AgreementExplorer(tables, {"a": 0.1, "b": 0.0, "c": -0.2})
+        control, value = ex.refset, "B"
+    seen: list[str] = []
+    ex.result.observe(lambda change: seen.append(change["new"]), names="value")
+    control.value = value
+    assert len(seen) == 2, seen
+    assert "bleu-busy" in seen[0] and "bleu-busy" not in seen[1]

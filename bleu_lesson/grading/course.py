@@ -48,7 +48,8 @@ __all__ = [
     "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
     "stub_solutions", "is_student_copy", "check_report_path", "REPORT_HEADER",
     "nbgrader_cell_metadata", "with_nbgrader_metadata",
-    "make_student_copy", "write_student_copies", "execute_copy", "check_submission",
+    "make_student_copy", "write_student_copies", "PREDICT_TAG", "is_predict_cell",
+    "WIDGET_PLACEHOLDER", "execute_copy", "check_submission",
     "check_submissions", "write_report", "summary_table", "read_submission",
     "MAX_SUBMISSION_BYTES", "shown", "NO_DATA",
 ]
@@ -177,8 +178,44 @@ def _chapter_of(nb: dict, name: str) -> str | None:
     return meta if meta is not None else _file_chapter(name)
 
 
+#: The cell tag of a code cell whose output the text asks the learner to predict: its
+#: stored outputs are not in the student copy (the chapter's ``<details>`` after it, or
+#: running it, gives the answer).
+PREDICT_TAG = "predict"
+#: The MIME type of a widget's view in a stored output.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: What a student copy shows, instead of the widget's Python repr
+#: (``ClippingExplorer(children=(Text(...``), where the saved widget state cannot be drawn.
+WIDGET_PLACEHOLDER = "（交互实验：运行这个单元格后出现 / run this cell to use the explorer）"
+
+
+def is_predict_cell(cell: dict) -> bool:
+    """Whether ``cell`` is a code cell tagged ``predict`` (its output is the answer).
+
+    >>> is_predict_cell({"cell_type": "code", "metadata": {"tags": ["predict"]}})
+    True
+    >>> is_predict_cell({"cell_type": "markdown", "metadata": {"tags": ["predict"]}})
+    False
+    """
+    tags = cell.get("metadata", {}).get("tags", [])
+    return cell.get("cell_type") == "code" and isinstance(tags, list) and PREDICT_TAG in tags
+
+
+def _quiet_widget_reprs(outputs: list) -> None:
+    """Replace the plain-text fallback of each widget view by ``WIDGET_PLACEHOLDER``."""
+    for output in outputs:
+        data = output.get("data") if isinstance(output, dict) else None
+        if isinstance(data, dict) and WIDGET_VIEW in data and "text/plain" in data:
+            data["text/plain"] = WIDGET_PLACEHOLDER
+
+
 def make_student_copy(nb: dict, name: str = "") -> dict:
-    """The student version of a chapter notebook (a new dict; ``nb`` is not changed)."""
+    """The student version of a chapter notebook (a new dict; ``nb`` is not changed).
+
+    Solution blocks become stubs and exercise cells lose their outputs; cells tagged
+    ``predict`` lose their outputs too (the output is the answer to the prediction); a
+    widget's stored plain-text fallback becomes a short note instead of its Python repr.
+    """
     student = copy.deepcopy(nb)
     for cell in student.get("cells", []):
         if cell.get("cell_type") != "code":
@@ -188,6 +225,10 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
             cell["source"] = stub_solutions(src)
             cell["outputs"] = []
             cell["execution_count"] = None
+        elif is_predict_cell(cell):
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        _quiet_widget_reprs(cell.get("outputs", []))
     meta = student.setdefault("metadata", {}).setdefault("bleu_lesson", {})
     meta["student_copy"] = True
     chapter = _chapter_of(nb, name)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
@@ -53,6 +54,22 @@ __all__ = [
 _TEXT_LAYOUT = widgets.Layout(width="95%")
 _NO_REFS = "请至少输入一条参考译文，每行一条 (at least one reference is required, one per line)."
 _NO_CAND = "请输入候选译文 (enter a candidate translation)."
+_NO_LENGTHS = "请输入参考译文的长度，例如 7, 5 (enter the references' lengths, e.g. 7, 5)."
+
+
+#: What separates numbers typed into a box: spaces (U+3000 too), ASCII and full-width commas
+#: and semicolons, and the enumeration comma a Chinese IME types (、).
+_SEPARATORS = re.compile(r"[\s,，、;；]+")
+
+
+def split_numbers(text: str) -> list[str]:
+    """The numbers typed into a box, as strings, whatever separator a keyboard or a Chinese
+    input method gives.
+
+    >>> split_numbers("7，5"), split_numbers(" 7, 5 "), split_numbers("7、5；6")
+    (['7', '5'], ['7', '5'], ['7', '5', '6'])
+    """
+    return [part for part in _SEPARATORS.split(text) if part]
 
 
 def parse_references(text: str) -> list[str]:
@@ -112,8 +129,18 @@ def render_tokens(text: str, tokenizer: str | None = None, lowercase: bool = Fal
             f"</thead><tbody>{body}</tbody></table>")
 
 
+#: What a slow explorer shows while it computes: a notice above the old result, greyed out
+#: (the kernel sends it to the page before the computation starts).
+BUSY_HTML = ("<div class='bleu-busy' style='color:#36c;padding:2px'>⏳ 正在计算… (computing)"
+             "</div>")
+
+
 class _Explorer(widgets.VBox):
-    """Controls above, ``.result`` below; any control change re-renders."""
+    """Controls above, ``.result`` below; any control change re-renders. An explorer
+    whose render takes a while (``slow = True``) first shows ``BUSY_HTML`` over the old
+    result, so that a change is seen to be taken."""
+
+    slow = False
 
     def __init__(self, controls: Sequence[widgets.Widget], render: Callable[[], str],
                  **kwargs) -> None:
@@ -126,6 +153,9 @@ class _Explorer(widgets.VBox):
         self.update()
 
     def update(self, change: object = None) -> None:
+        if self.slow and change is not None and self.result.value:
+            self.result.value = (BUSY_HTML + "<div style='opacity:0.4'>"
+                                 f"{self.result.value}</div>")
         try:
             self.result.value = self._render()
         except Exception as exc:  # never a traceback in the page
@@ -152,6 +182,9 @@ class TokenizerExplorer(_Explorer):
 
 # --- 02 n-grams ------------------------------------------------------------------------
 
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
 def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
     """The n-grams of a whitespace-tokenized text with their counts; L − n + 1 of them, and
     for every order 1…4 how many there are, how many distinct, and which repeat.
@@ -170,6 +203,10 @@ def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
                f"{len(tokens) - n + 1}</b>" if len(tokens) >= n else
                f"<div><b>L = {len(tokens)} &lt; n = {n}: 0</b>")
     summary += f" · {total} 个 {n} 元语法 (n-grams), {len(counts)} 个不同 (distinct)</div>"
+    if len(tokens) < n and _CJK.search(text):
+        summary += ("<div class='bleu-hint'>提示 (hint)：这里按空格切分词元，中文句子没有空格，"
+                    f"整段只算 {len(tokens)} 个词元。先分词（第 1 章的 zh 或 char 分词器），"
+                    "或在词之间加空格再试。</div>")
     rows = [(" ".join(g), c) for g, c in counts.items()]
     orders = []
     for k in range(1, 5):
@@ -263,13 +300,13 @@ def render_brevity_experiment(c: int, ref_lens: str | Sequence[int]) -> str:
     """
     if isinstance(ref_lens, str):
         try:
-            lens = [int(x) for x in ref_lens.replace(",", " ").split()]
+            lens = [int(x) for x in split_numbers(ref_lens)]
         except ValueError:
             return message_html("参考长度要写成整数，用逗号分隔 (integers, comma-separated).")
     else:
         lens = list(ref_lens)
     if not lens:
-        return message_html(_NO_REFS)
+        return message_html(_NO_LENGTHS)
     if any(x < 0 for x in lens) or c < 0:
         return message_html("长度不能为负 (lengths must be non-negative).")
     rows = []
@@ -278,7 +315,7 @@ def render_brevity_experiment(c: int, ref_lens: str | Sequence[int]) -> str:
         r = closest_ref_length(c, lens, tie=tie)
         bp = brevity_penalty(c, r)
         if c > r:
-            how = f"c = {c} &gt; r = {r}：不惩罚"
+            how = f"c = {c} > r = {r}：不惩罚"  # table_html escapes the cell
         elif c == 0:
             how = "c = 0：空译文"
         else:
@@ -375,14 +412,14 @@ class GeometricMeanExplorer(_Explorer):
 def parse_weights(text: str, max_n: int) -> tuple[float, ...] | None:
     """``"uniform"`` (or empty) → None; otherwise max_n numbers separated by spaces/commas.
 
-    >>> parse_weights("0.5, 0.25", 2), parse_weights("uniform", 4)
-    ((0.5, 0.25), None)
+    >>> parse_weights("0.5, 0.25", 2), parse_weights("0.5，0.25", 2), parse_weights("uniform", 4)
+    ((0.5, 0.25), (0.5, 0.25), None)
     """
     text = text.strip()
     if not text or text.lower() == "uniform":
         return None
     try:
-        weights = tuple(float(x) for x in text.replace(",", " ").split())
+        weights = tuple(float(x) for x in split_numbers(text))
     except ValueError:
         raise ValueError(f"weights must be 'uniform' or {max_n} numbers, got {text!r}") from None
     if len(weights) != max_n:
@@ -544,6 +581,9 @@ def render_tools(candidate: str, references: str | Sequence[str],
     except (ValueError, TypeError, ZeroDivisionError) as exc:
         return message_html(str(exc))
     tools = matching_tools(knobs)
+    if knobs.get("tokenizer") == "zh" and "sacrebleu" in matching_tools({**knobs,
+                                                                         "tokenizer": "13a"}):
+        tools = ["sacrebleu --tokenize zh"]
     which = ("这正是 (exactly) " + ", ".join(tools) + " 的规则") if tools else \
         "没有哪个工具恰好用这一组设置 (no tool uses exactly this combination)"
     return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
@@ -551,21 +591,32 @@ def render_tools(candidate: str, references: str | Sequence[str],
             f"<div style='font-family:monospace;color:#555'>{html.escape(str(r))}</div>")
 
 
+#: The explorer's knobs: the tools' own, plus sacrebleu's Chinese tokenizer (``zh``), without
+#: which a Chinese sentence is one token and scores 0.
+EXPLORER_KNOBS: dict[str, dict[str, str]] = {
+    **TOOL_KNOBS,
+    "tokenizer": {**TOOL_KNOBS["tokenizer"], "zh (sacrebleu --tokenize zh)": "zh"},
+}
+#: The preset menu's entry when the knobs are no tool's rules.
+CUSTOM_PRESET = "(自定义 custom)"
+
+
 class ToolsExplorer(_Explorer):
-    """Chapter 08: pick every knob; see the score and which tool those knobs are."""
+    """Chapter 08: pick every knob; see the score and which tool those knobs are. The
+    preset menu follows the knobs: it names the tool they are, or says "custom"."""
 
     def __init__(self, candidate: str = "The cat is on the mat.",
                  references: Sequence[str] = ("The cat is sitting on the mat.",
                                               "A cat is on the mat."),
                  preset: str = "sacrebleu") -> None:
         start = knobs_of(VARIANTS[preset])
-        self.preset = widgets.Dropdown(options=list(VARIANTS), value=preset,
+        self.preset = widgets.Dropdown(options=[*VARIANTS, CUSTOM_PRESET], value=preset,
                                        description="preset",
                                        style={"description_width": "120px"})
         self.candidate = _text(candidate, "候选 cand.")
         self.references = _text("\n".join(references), "参考 refs", rows=3)
         self.knobs = {}
-        for knob, choices in TOOL_KNOBS.items():
+        for knob, choices in EXPLORER_KNOBS.items():
             label = next(k for k, v in choices.items() if v == start[knob])
             self.knobs[knob] = widgets.Dropdown(options=list(choices), value=label,
                                                 description=knob,
@@ -579,26 +630,45 @@ class ToolsExplorer(_Explorer):
                                               self.knob_values()))
         self.children: tuple[widgets.Widget, ...] = (self.preset, *self.children)
         self.preset.observe(self._apply_preset, names="value")
+        for control in self.knobs.values():
+            control.observe(self._follow_knobs, names="value")
+
+    def _follow_knobs(self, change: object = None) -> None:
+        """Point the preset menu at the tool whose rules the knobs now are (the chosen one
+        if it still fits), or at ``CUSTOM_PRESET``, without moving any knob."""
+        tools = matching_tools(self.knob_values())
+        if self.preset.value in tools:
+            return
+        self.preset.unobserve(self._apply_preset, names="value")
+        try:
+            self.preset.value = tools[0] if tools else CUSTOM_PRESET
+        finally:
+            self.preset.observe(self._apply_preset, names="value")
 
     def _apply_preset(self, change: object = None) -> None:
         """Set every knob to the chosen tool's rules (one re-render at the end)."""
+        if self.preset.value == CUSTOM_PRESET:
+            return
         knobs = knobs_of(VARIANTS[self.preset.value])
         for knob, control in self.knobs.items():
             value: object
-            if knob in TOOL_KNOBS:
-                value = next(k for k, v in TOOL_KNOBS[knob].items() if v == knobs[knob])
+            if knob in EXPLORER_KNOBS:
+                value = next(k for k, v in EXPLORER_KNOBS[knob].items() if v == knobs[knob])
             else:
                 value = knobs[knob]
             with control.hold_trait_notifications():
                 control.unobserve(self.update, names="value")
+                control.unobserve(self._follow_knobs, names="value")
                 control.value = value
                 control.observe(self.update, names="value")
+                control.observe(self._follow_knobs, names="value")
         self.update()
 
     def knob_values(self) -> dict[str, object]:
         values = {}
         for knob, control in self.knobs.items():
-            values[knob] = TOOL_KNOBS[knob][control.value] if knob in TOOL_KNOBS else control.value
+            values[knob] = (EXPLORER_KNOBS[knob][control.value] if knob in EXPLORER_KNOBS
+                            else control.value)
         return values
 
 
@@ -629,12 +699,15 @@ def render_systems(corpus, which: str = "both", tokenizer: str | None = None,
 
 
 class SystemsExplorer(_Explorer):
-    """Chapter 09: choose references and tokenizer; see every system's score and rank.
+    """Chapter 09: choose references and tokenizer; see every system's score and rank
+    (a new tokenizer counts every system again: busy notice first).
 
     ``scorers`` maps ``(which, tokenizer)`` to a ``BleuScorer`` already built on
     ``corpus.references_for(which)`` with that tokenizer (a chapter's own), so a view it
     covers is not counted again; the explorer builds and keeps the others.
     """
+
+    slow = True
 
     def __init__(self, corpus, which: str = "both", tokenizer: str | None = None,
                  scorers: dict | None = None) -> None:
@@ -684,6 +757,8 @@ def _figure_svg(fig) -> str:
 #: The explorer's name for ``agreement.kendall_tau``'s default statistic, as the glossary
 #: (row 相关系数) and chapter 10 write it: ties dropped, not the textbook Kendall τ_b.
 TAU_LABEL = "τ = (C − D)/(C + D)"
+_UNSCORED_WHY = ("：HUMAN-B 就是参考译文 B，用参考 B 给它打分等于自己和自己比 "
+                 "(HUMAN-B is reference B: scoring it against B compares it with itself)")
 
 
 def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU",
@@ -715,6 +790,7 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
         return message_html(f"没有 {metric} / 参考 {refset} 的分数 (no scores for this choice).")
     scores = {n: s for n, s in tables[metric, refset].items() if n not in set(dropped)}
     scores = {n: s for n, s in scores.items() if n in human}
+    unscored = sorted(set(human) - set(tables[metric, refset]) - set(dropped))
     if len(scores) < 3:
         return message_html("至少要留下 3 个系统 (keep at least 3 systems).")
     sign = 1.0 if AGREEMENT_METRICS[metric] else -1.0
@@ -732,7 +808,10 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     head = (f"<div><b>{html.escape(metric)}</b> · 参考 (references) {html.escape(refset)} · "
             f"{len(scores)} 个系统 (systems)"
             f"{' · TER 取负号 (lower is better)' if sign < 0 else ''}</div>"
-            f"<div style='font-size:115%'><b>{TAU_LABEL} = {shown(kendall_tau)}"
+            + (f"<div class='bleu-hint'>未计入 (not scored with references "
+               f"{html.escape(refset)}): {html.escape(', '.join(unscored))}"
+               f"{_UNSCORED_WHY if 'HUMAN-B' in unscored else ''}</div>" if unscored else "")
+            + f"<div style='font-size:115%'><b>{TAU_LABEL} = {shown(kendall_tau)}"
             f"</b> · pairwise accuracy = {shown(pairwise_accuracy)} "
             f"({counts.concordant}/{judged}) · Pearson r = {r}</div>")
     rows = [(a, b, f"{sign * dm:+.2f}", f"{dh:+.3f}")
@@ -744,14 +823,22 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     if plot:
         from .plots import plot_agreement
 
-        figure = _figure_svg(plot_agreement(scores, people, xlabel=f"{metric} (ref {refset})",
+        xlabel = (f"-{metric} (ref {refset}; negated, higher is better)" if sign < 0
+                  else f"{metric} (ref {refset})")
+        figure = _figure_svg(plot_agreement(oriented, people, xlabel=xlabel,
                                             ylabel="human z-score (WMT22 DA)"))
     return head + f"<div>{figure}</div>" + "<div>排反的系统对 (pairs ranked the other way), " \
         "人的分差最大的在前：</div>" + table
 
 
 class AgreementExplorer(_Explorer):
-    """Chapter 10: pick a metric and a reference set, drop systems; see the agreement."""
+    """Chapter 10: pick a metric and a reference set, drop systems; see the agreement.
+
+    The plot takes a moment: after a change the numbers come first (a few milliseconds),
+    under the busy notice, then the plot; a view seen before comes back at once (kept).
+    """
+
+    slow = True
 
     def __init__(self, tables: dict, human: dict[str, float], metric: str = "BLEU",
                  refset: str = "A") -> None:
@@ -763,9 +850,31 @@ class AgreementExplorer(_Explorer):
         systems = sorted({n for table in tables.values() for n in table if n in self.human})
         self.dropped = widgets.SelectMultiple(options=systems, value=(), rows=6,
                                               description="drop")
-        super().__init__([self.metric, self.refset, self.dropped],
-                         lambda: render_agreement(self.tables, self.human, self.metric.value,
-                                                  self.refset.value, self.dropped.value))
+        self._seen: dict[tuple[str, str, tuple[str, ...]], str] = {}
+        super().__init__([self.metric, self.refset, self.dropped], self._full)
+
+    def _key(self) -> tuple[str, str, tuple[str, ...]]:
+        return self.metric.value, self.refset.value, tuple(sorted(self.dropped.value))
+
+    def _full(self) -> str:
+        key = self._key()
+        if key not in self._seen:
+            self._seen[key] = render_agreement(self.tables, self.human, *key)
+        return self._seen[key]
+
+    def update(self, change: object = None) -> None:
+        if change is not None and self._key() not in self._seen:
+            try:  # the numbers now, the plot next
+                metric, refset, dropped = self._key()
+                quick = render_agreement(self.tables, self.human, metric, refset, dropped,
+                                         plot=False)
+                self.result.value = BUSY_HTML + quick
+            except Exception:  # the full render below says what is wrong
+                pass
+        try:
+            self.result.value = self._full()
+        except Exception as exc:  # never a traceback in the page
+            self.result.value = message_html(f"{type(exc).__name__}: {exc}")
 
 
 __all__ += ["render_agreement", "AgreementExplorer"]  # chapter 10
