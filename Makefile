@@ -14,10 +14,11 @@ ARGS ?=
 # JupyterLab refuses to start as root without --allow-root.
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: help venv data test e2e lab notebooks lint bench clean distclean
+.PHONY: help venv data test e2e lab lab-student notebooks lint bench book book-serve clean distclean
 
 help:
 	@echo "make lab        open the course in JupyterLab (ARGS=\"--no-browser --port 9999\")"
+	@echo "make lab-student  open student/ (the copies without solutions; made first if absent)"
 	@echo "make data       download the WMT22 data (test set + human judgments) into the user cache"
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
@@ -57,6 +58,12 @@ e2e: venv
 
 lab: venv
 	$(BIN)/jupyter lab notebooks/ $(ALLOW_ROOT) $(ARGS)
+
+# The students' copies: written once (bleu-lesson student never overwrites without asking),
+# then opened like `make lab` (as root with --allow-root).
+lab-student: venv
+	test -d student || $(BIN)/bleu-lesson student --out student/
+	$(BIN)/jupyter lab student/ $(ALLOW_ROOT) $(ARGS)
 
 # Each chapter in a fresh kernel (nbconvert --execute --inplace, no timing metadata); the
 # chapters that need the WMT22 data are skipped, with how to get it, when it is absent.
