@@ -519,6 +519,15 @@ def _data(args: argparse.Namespace) -> int:
                             f"{'is' if len(left) == 1 else 'are'} missing too")
                     line += (f" {later} was not tried: {what}"
                              + (f" ({'; '.join(notes)})" if notes else "") + ".")
+            # the error stays one line on stderr; on stdout, every file still missing, where
+            # it goes and where it comes from, to fetch them elsewhere and copy them here
+            print("The missing files (each goes into the folder the error names; a subfolder "
+                  "is part of the name) and where each comes from:")
+            for later in names[k:]:
+                sub = dataset(later).folder
+                for filename in missing_files(later):
+                    where = f"{sub}/{filename}" if sub else filename
+                    print(f"  {where}  <-  {dataset(later).url(filename)}")
             raise CLIError(line) from None
         except ValueError as exc:
             raise CLIError(str(exc)) from None

@@ -294,7 +294,9 @@ def test_directory_and_bad_encoding(files, tmp_path, capsys):
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
-                    reason="root can read files without read permission")
+                    reason="as root every file is readable: run pytest as a normal user to "
+                           "check a real chmod 000 file (test_permission_error_is_reported "
+                           "checks the message as root)")
 def test_unreadable_file(files, tmp_path, capsys):
     locked = tmp_path / "locked.txt"
     write(locked, REF_A)
@@ -692,3 +694,31 @@ def test_a_python_without_sacrebleu_gets_a_hint_not_a_traceback(files):
                           encoding="utf-8", timeout=120)
     assert proc.returncode == 2
     assert_one_line_error(proc.stderr, "sacrebleu is not installed", "make venv")
+
+
+# --- make data offline: every missing file, and where it comes from -------------------
+
+def test_data_offline_lists_every_missing_file_and_its_source(tmp_path, wmt22_dir):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on: offline
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "BLEU_LESSON_WMT22_DIR"}
+    env.update({"XDG_CACHE_HOME": str(tmp_path / "empty"), "BLEU_LESSON_DATA_URL": base,
+                "PYTHONUTF8": "1"})
+    proc = subprocess.run([sys.executable, "-m", "bleu_lesson", "data", "-q"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "Offline?")
+    # the oracle: the files of a real WMT22 folder, not the registry the command reads
+    expected = {p.relative_to(wmt22_dir).as_posix() for p in wmt22_dir.rglob("*")
+                if p.is_file() and p.name != "README.md"}
+    listed = {}
+    for line in proc.stdout.splitlines()[1:]:
+        name, _, url = line.strip().partition("  <-  ")
+        listed[name] = url
+    assert set(listed) == expected
+    for name, url in listed.items():  # each from the pinned source, under its own name
+        assert url.startswith(base + "/") and url.endswith("/" + name.split("/")[-1]), url
