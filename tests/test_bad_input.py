@@ -203,8 +203,8 @@ def test_add_k_with_smooth_value_0_is_accepted_as_in_sacrebleu():
 @pytest.mark.filterwarnings("ignore::UserWarning")  # NLTK on method0's zero 4-gram count
 @pytest.mark.parametrize("method", ["method0", "method1", "method3"])
 def test_weights_as_a_numpy_array_are_accepted_as_in_nltk(method):
-    import numpy as np
     import nltk.translate.bleu_score as nltk_bleu
+    import numpy as np
     weights = np.array([0.4, 0.3, 0.2, 0.1])
     theirs = nltk_bleu.sentence_bleu([r.split() for r in REFS], CAND.split(), weights=weights,
                                      smoothing_function=getattr(nltk_bleu.SmoothingFunction(),
