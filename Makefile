@@ -22,6 +22,8 @@ help:
 	@echo "make data       download the WMT22 data (test set + human judgments) into the user cache"
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
+	@echo "make book       build the web edition (static site) into build/book/_build/html/"
+	@echo "make book-serve build it, then serve it on http://127.0.0.1:8000/"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
 	@echo "                (chapters that need the WMT22 data are skipped without it)"
 	@echo "make lint       ruff check, then mypy bleu_lesson"
@@ -81,6 +83,16 @@ lint: venv
 # make bench ARGS="--data FOLDER benchmarks/bench_cli.py" passes the options on.
 bench: venv
 	$(BIN)/python tools/run_benchmarks.py $(ARGS)
+
+# The web edition: every chapter's student copy (no solutions, predictions folded, explorers
+# from their saved state) as a static site in build/book/_build/html/, built with Jupyter
+# Book from the stored outputs (nothing is executed; no network). `make book-serve` serves
+# it on http://127.0.0.1:8000/ (ARGS="--port 9000" ... are passed to python -m http.server).
+book: venv
+	$(BIN)/python tools/build_book.py --out build/book
+
+book-serve: book
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/book/_build/html $(ARGS)
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis
