@@ -88,8 +88,10 @@ bench: venv
 # from their saved state) as a static site in build/book/_build/html/, built with Jupyter
 # Book from the stored outputs (nothing is executed; no network). `make book-serve` serves
 # it on http://127.0.0.1:8000/ (ARGS="--port 9000" ... are passed to python -m http.server).
+# BINDER_REPO=owner/name: the course map links to that repository's Binder launch.
+BINDER_REPO ?=
 book: venv
-	$(BIN)/python tools/build_book.py --out build/book
+	$(BIN)/python tools/build_book.py --out build/book $(if $(BINDER_REPO),--binder-repo $(BINDER_REPO))
 
 book-serve: book
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/book/_build/html $(ARGS)

@@ -38,10 +38,11 @@ from bleu_lesson.grading.course import make_student_copy  # noqa: E402
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 TITLE = "BLEU 分数计算与多参考译文评估"
-BINDER = "https://mybinder.org/v2/gh/bleu-lesson/bleu-lesson/HEAD"
-LIVE_NOTE = ("交互实验 (explorer)：下面是本章保存时的画面，控件在网页版里不能操作。要拖动滑块、"
-             "修改文本，请在 JupyterLab 里运行本章（仓库根目录 <code>make lab</code>），或在 Binder "
-             "上打开（见首页）。")
+#: A Binder launch of a GitHub repository: BINDER_FORMAT.format(repo="owner/name").
+BINDER_FORMAT = "https://mybinder.org/v2/gh/{repo}/HEAD?urlpath=lab/tree/notebooks"
+LIVE_NOTE = ("交互实验 (explorer)：下面是本章保存时的画面，控件在网页版里不能操作。"
+             "要拖动滑块、修改文本，请在 JupyterLab 里运行本章（仓库根目录 "
+             "<code>make lab</code>），或在 Binder 上打开（见首页）。")
 #: A markdown "predict, then run" cell: the expected output after this line is the answer.
 EXPECTED = re.compile(r"(预期输出 / Expected output:?\s*\n+)(```.*?\n```)", re.S)
 #: Where MathJax 2 is inside the jupyter-server-mathjax package.
@@ -81,8 +82,11 @@ def widget_html(model_id: str, state: dict, depth: int = 0) -> str:
     >>> state = {"b": {"model_name": "VBoxModel", "state": {"children": ["IPY_MODEL_s"]}},
     ...          "s": {"model_name": "IntSliderModel",
     ...                "state": {"description": "n", "value": 2, "min": 1, "max": 4}}}
-    >>> print(widget_html("b", state))
-    <div class="bl-box bl-vbox"><label class="bl-control">n <input type="range" min="1" max="4" value="2" disabled> <output>2</output></label></div>
+    >>> drawn = widget_html("b", state)
+    >>> drawn.startswith('<div class="bl-box bl-vbox"><label class="bl-control">n <input')
+    True
+    >>> 'type="range" min="1" max="4" value="2" disabled> <output>2</output>' in drawn
+    True
     """
     model = state.get(model_id)
     if model is None or depth > 50:
@@ -131,7 +135,8 @@ def widget_html(model_id: str, state: dict, depth: int = 0) -> str:
             f"{html.escape(str(label))}</li>" for k, label in enumerate(labels))
         return f'<div class="bl-control">{desc}<ul class="bl-options">{items}</ul></div>'
     if name == "ButtonModel":
-        return f'<button type="button" disabled>{html.escape(str(s.get("description", "")))}</button>'
+        label = html.escape(str(s.get("description", "")))
+        return f'<button type="button" disabled>{label}</button>'
     return ""
 
 
@@ -196,20 +201,27 @@ def chapter_title(nb: dict, fallback: str) -> str:
     return fallback
 
 
-def course_map(chapters: list[tuple[str, str, bool]]) -> str:
-    """The first page: what the course is, every chapter, and how to run it live."""
+def course_map(chapters: list[tuple[str, str, bool]], binder: str | None = None) -> str:
+    """The first page: what the course is, every chapter, and how to run it live (with a
+    Binder link when ``binder`` is the URL of a Binder launch)."""
+    if binder:
+        on_binder = f"在 Binder 上：[在 Binder 中打开]({binder})"
+    else:
+        on_binder = ("在 Binder 上：仓库发布到 GitHub 后，地址是 "
+                     f"`{BINDER_FORMAT.format(repo='<owner>/<repo>')}`")
     rows = "\n".join(
         f"| {name[:2]} | [{title}]({name}) | {'WMT22 数据' if needs else '—'} |"
         for name, title, needs in chapters)
     return f"""# {TITLE}
 
-这是 bleu-lesson 课程的网页版 (web edition)：不用安装，直接阅读每一章、它保存的输出、图和公式。
-练习只有题目、没有答案；"先算，再运行 (Predict, then run)" 的预期输出折叠着，先写下你的预测，再点开。
+这是 bleu-lesson 课程的网页版 (web edition)：不用安装，直接阅读每一章、它保存的输出、
+图和公式。练习只有题目、没有答案；"先算，再运行 (Predict, then run)" 的预期输出折叠着，
+先写下你的预测，再点开。
 
 交互实验 (explorer) 在网页版里只显示保存时的画面。想动手操作、做练习并检查答案，有两种方式：
 
 - 在自己的机器上：克隆仓库，在根目录运行 `make lab`（需要 Python 3.10+ 和 make）；
-- 在 Binder 上：[在 Binder 中打开]({BINDER})（按仓库的 `environment.yml` 构建，第一次要等几分钟）。
+- {on_binder}（按仓库的 `environment.yml` 构建，第一次要等几分钟）。
 
 ## 课程地图 (Course map)
 
@@ -290,7 +302,8 @@ def mathjax_folder() -> Path:
     return folder
 
 
-def write_sources(src: Path, notebooks: list[Path]) -> list[tuple[str, str, bool]]:
+def write_sources(src: Path, notebooks: list[Path],
+                  binder: str | None = None) -> list[tuple[str, str, bool]]:
     """The book's source folder: config, table of contents, course map, chapters."""
     from bleu_lesson.teaching.chapters import registry
 
@@ -310,7 +323,7 @@ def write_sources(src: Path, notebooks: list[Path]) -> list[tuple[str, str, bool
         (src / path.name).write_text(json.dumps(student, ensure_ascii=False, indent=1),
                                      encoding="utf-8")
         chapters.append((path.name, chapter_title(nb, path.stem), path.name in needs))
-    (src / "intro.md").write_text(course_map(chapters), encoding="utf-8")
+    (src / "intro.md").write_text(course_map(chapters, binder), encoding="utf-8")
     toc = ["format: jb-book", "root: intro", "chapters:"]
     toc += [f"- file: {Path(name).stem}" for name, _, _ in chapters]
     (src / "_toc.yml").write_text("\n".join(toc) + "\n", encoding="utf-8")
@@ -324,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "book",
                         help="folder to build into (default: build/book; the site is its "
                              "html/ folder)")
+    parser.add_argument("--binder-repo", default=None, metavar="OWNER/REPO",
+                        help="the GitHub repository the course is published in: the course "
+                             "map links to its Binder launch (default: "
+                             "$BLEU_LESSON_BINDER_REPO; without it, the map says how)")
     parser.add_argument("notebooks", nargs="*", type=Path,
                         help="chapters (default: every notebooks/NN_*.ipynb)")
     args = parser.parse_args(argv)
@@ -336,7 +353,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--out {str(args.out)!r} would replace the repository; name a build "
                      "folder")
     src = out / "src"
-    chapters = write_sources(src, notebooks)
+    import os
+
+    repo = args.binder_repo or os.environ.get("BLEU_LESSON_BINDER_REPO") or None
+    if repo is not None and not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
+        parser.error(f"--binder-repo must be OWNER/REPO, got {repo!r}")
+    binder = BINDER_FORMAT.format(repo=repo) if repo else None
+    chapters = write_sources(src, notebooks, binder)
     print(f"book sources: {len(chapters)} chapters (student copies) in {src}", flush=True)
     jb = Path(sys.executable).with_name("jupyter-book")
     command = [str(jb) if jb.exists() else "jupyter-book", "build", str(src),
