@@ -44,7 +44,8 @@ LIVE_NOTE = ("交互实验 (explorer)：下面是本章保存时的画面，控�
              "要拖动滑块、修改文本，请在 JupyterLab 里运行本章（仓库根目录 "
              "<code>make lab</code>），或在 Binder 上打开（见首页）。")
 #: A markdown "predict, then run" cell: the expected output after this line is the answer.
-EXPECTED = re.compile(r"(预期输出 / Expected output:?\s*\n+)(```.*?\n```)", re.S)
+#: (A fence the cell never closes runs to the cell's end, as Markdown renders it.)
+EXPECTED = re.compile(r"预期输出 / Expected output:?\s*\n+```[^\n]*\n(.*?)(?:\n```|\Z)", re.S)
 #: Where MathJax 2 is inside the jupyter-server-mathjax package.
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full"
 
@@ -178,7 +179,7 @@ def fold_predictions(nb: dict) -> int:
             continue
         cell["source"] = EXPECTED.sub(
             lambda m: ("\n::::{dropdown} 预期输出 (Expected output)：先写下你的预测，再点开\n"
-                       f"{m.group(2)}\n::::\n"), source)
+                       f"```\n{m.group(1).rstrip(chr(10))}\n```\n::::\n"), source)
         folded += 1
         for later in cells[k + 1:]:
             if later.get("cell_type") == "code":
