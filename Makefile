@@ -1,5 +1,5 @@
 # bleu-lesson: everything runs from a local virtualenv in .venv, built from pyproject.toml.
-# Only python3 (3.10+) is needed to start; `make test` and `make lab` install what they need.
+# Only python3 (3.11+) is needed to start; `make test` and `make lab` install what they need.
 
 PYTHON ?= python3
 VENV = .venv
@@ -14,18 +14,22 @@ ARGS ?=
 # JupyterLab refuses to start as root without --allow-root.
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: help venv data test e2e lab notebooks lint bench clean distclean
+.PHONY: help venv data test e2e lab lab-student notebooks lint bench book book-serve clean distclean
 
 help:
 	@echo "make lab        open your workspace of exercise copies in JupyterLab (ARGS=\"--no-browser --port 9999\")"
+	@echo "make lab-student  open student/ (the copies without solutions; made first if absent)"
 	@echo "make data       download the WMT22 data (test set + human judgments) into the user cache"
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
+	@echo "make book       build the web edition (static site) into build/book/_build/html/"
+	@echo "make book-serve build it, then serve it on http://127.0.0.1:8000/"
 	@echo "make notebooks  re-execute notebooks/[0-9]*.ipynb in place, each in a fresh kernel"
 	@echo "                (chapters that need the WMT22 data are skipped without it)"
 	@echo "make lint       ruff check (package, tests, benchmarks, tools, notebooks), then mypy"
 	@echo "make bench      run benchmarks/bench_*.py (WMT22 data: make data, or BLEU_LESSON_WMT22_DIR;"
-	@echo "                those that need it are skipped, one line each, without it)"
+	@echo "                those that need it are skipped, one line each, without it;"
+	@echo "                ARGS=\"--data FOLDER benchmarks/bench_cli.py\" passes options)"
 	@echo "make venv       create .venv and install the package with its test extra"
 	@echo "make clean      remove caches and build output (distclean also removes .venv)"
 
@@ -61,6 +65,12 @@ e2e: venv
 lab: venv
 	$(BIN)/python -m bleu_lesson.grading.workspace --lab -- $(ALLOW_ROOT) $(ARGS)
 
+# The students' copies: written once (bleu-lesson student never overwrites without asking),
+# then opened like `make lab` (as root with --allow-root).
+lab-student: venv
+	test -d student || $(BIN)/bleu-lesson student --out student/
+	$(BIN)/jupyter lab student/ $(ALLOW_ROOT) $(ARGS)
+
 # Each chapter in a fresh kernel (nbconvert --execute --inplace, no timing metadata); the
 # chapters that need the WMT22 data are skipped, with how to get it, when it is absent.
 # A failing chapter does not stop the others; the exit status says whether one failed.
@@ -74,9 +84,23 @@ lint: venv
 	$(BIN)/mypy bleu_lesson
 
 # Every benchmark in its own process; one without the WMT22 data (exit 2 and its one line)
-# is reported as skipped, the others still run; the exit status says whether one failed.
+# is reported as skipped, the others still run; the summary names those that ran on the
+# real data and every goal missed; the exit status says whether one failed.
+# make bench ARGS="--data FOLDER benchmarks/bench_cli.py" passes the options on.
 bench: venv
-	$(BIN)/python tools/run_benchmarks.py
+	$(BIN)/python tools/run_benchmarks.py $(ARGS)
+
+# The web edition: every chapter's student copy (no solutions, predictions folded, explorers
+# from their saved state) as a static site in build/book/_build/html/, built with Jupyter
+# Book from the stored outputs (nothing is executed; no network). `make book-serve` serves
+# it on http://127.0.0.1:8000/ (ARGS="--port 9000" ... are passed to python -m http.server).
+# BINDER_REPO=owner/name: the course map links to that repository's Binder launch.
+BINDER_REPO ?=
+book: venv
+	$(BIN)/python tools/build_book.py --out build/book $(if $(BINDER_REPO),--binder-repo $(BINDER_REPO))
+
+book-serve: book
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/book/_build/html $(ARGS)
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -10,6 +10,9 @@ against its SHA-256, so a figure is always measured on the published data. In a 
     add_data_argument(parser)                      # --data FOLDER
     folder = wmt22_folder(args.data, "bench_x")    # a Path, or exit 2 with one line
 
+When the data is found, one line on stdout says where (``DATA_LINE``): ``make bench``'s
+summary names the benchmarks that ran on the real data from it.
+
 (``python benchmarks/bench_x.py`` puts ``benchmarks/`` first on ``sys.path``, so the import
 works from any working directory. The name starts with ``_`` so that ``make bench``, which
 runs ``benchmarks/bench_*.py``, does not run it.)
@@ -33,6 +36,8 @@ from bleu_lesson.data.datasets import (
 #: What to do when the data is nowhere: the library's one line (the tests' skips and
 #: ``make notebooks`` say the same), and this script's own option.
 HINT = f"{get_data_hint()}, or pass --data FOLDER"
+#: What a benchmark prints first when it found the data (``tools/run_benchmarks.py`` reads it).
+DATA_LINE = "data: the WMT22 test set in {folder} (SHA-256 checked)"
 
 
 def add_data_argument(parser: argparse.ArgumentParser) -> None:
@@ -65,12 +70,15 @@ def wmt22_folder(data: str | None, prog: str) -> Path:
     """``find_wmt22(data)``, or one line on stderr (what is wrong, how to get the data) and
     exit status 2: what every benchmark does when it has no data."""
     try:
-        return find_wmt22(data)
+        folder = find_wmt22(data)
     except DatasetNotFoundError as exc:
         why = str(exc).splitlines()[0] if data is not None else (
             f"the WMT22 test set is neither in ${WMT22_ENV_VAR} nor in the cache "
             f"{default_cache_dir()}")
     except ValueError as exc:  # a corrupted or different file: its name and the hashes
         why = str(exc).splitlines()[0].rstrip(".")
+    else:
+        print(DATA_LINE.format(folder=folder), flush=True)
+        return folder
     print(f"{prog}: {why}; {HINT}", file=sys.stderr)
     raise SystemExit(2)

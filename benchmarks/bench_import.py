@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+from _goals import verdict
+
 HEAVY = ("matplotlib", "ipywidgets", "sacrebleu")
 PROBE = (
     "import sys, bleu_lesson; "
@@ -39,7 +41,8 @@ def main() -> int:
     heavy = runs[0][1]
     print(f"import bleu_lesson: {1000 * cost:.1f} ms (median of {args.repeat}, "
           f"interpreter start-up {1000 * base:.1f} ms subtracted)")
-    print(f"heavy modules imported: {heavy or 'none'}")
+    print(f"heavy modules imported: {heavy or 'none'} (goal: none of "
+          f"{', '.join(HEAVY)}) {verdict(not heavy)}")
     return 1 if heavy else 0
 
 

@@ -28,6 +28,7 @@ import argparse
 import subprocess
 import sys
 
+from _goals import verdict
 from _wmt22 import add_data_argument, wmt22_folder
 
 PROGRAM = """
@@ -108,7 +109,9 @@ def main() -> int:
         same = same and agree
         ratio = best[workload, "jieba"][1] / best[workload, "bleu_lesson"][1]
         print(f"  ratio jieba / bleu_lesson (cpu): {ratio:.2f}x; "
-              f"same {'tokens' if workload == 'segment' else 'scores'}: {agree}")
+              f"same {'tokens' if workload == 'segment' else 'scores'}: {agree} "
+              f"(goal: the same, and not slower than jieba, >= 1.00x) "
+              f"{verdict(agree and ratio >= 1.0)}")
     return 0 if same else 1
 
 

@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 
 import nbformat
+from _goals import verdict
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,8 +110,9 @@ def main() -> int:
         NotebookClient(nb, kernel_name="python3", timeout=120, record_timing=bool(args.cells),
                        resources={"metadata": {"path": str(path.parent)}}).execute()
         goal = GOALS.get(path.name[:2])
-        print(f"{path.name:32} {time.perf_counter() - start:6.2f} s"
-              + (f"   (goal <= {goal:.0f} s)" if goal else ""))
+        took = time.perf_counter() - start
+        print(f"{path.name:32} {took:6.2f} s"
+              + (f"   (goal <= {goal:.0f} s) {verdict(took <= goal)}" if goal else ""))
         if args.gc:
             collected = gc_line(nb)
             nb.cells = nb.cells[1:-1]  # the cells' indices are the chapter's own again
@@ -128,7 +130,8 @@ def main() -> int:
         cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr
-    print(f"pytest --nbval notebooks/: {wall:.1f} s ({summary})   (goal <= {NBVAL_GOAL:.0f} s)")
+    print(f"pytest --nbval notebooks/: {wall:.1f} s ({summary})   (goal <= {NBVAL_GOAL:.0f} s, "
+          f"every cell as stored) {verdict(wall <= NBVAL_GOAL and proc.returncode == 0)}")
     return proc.returncode
 
 

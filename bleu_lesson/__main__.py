@@ -23,6 +23,7 @@ import gzip
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -74,21 +75,87 @@ def seed_demo() -> str:
 
 # --- score ----------------------------------------------------------------------------
 
+#: The share of the memory this machine has free that one input file may take: the
+#: lines of a file take about four times its size once decoded and split (bytes, text,
+#: lines), so a file above a quarter of that budget could not be scored anyway.
+_MEMORY_SHARE = 8
+_CHUNK = 1 << 20
+
+
+def _input_budget() -> int:
+    """The most bytes one input file may have: a share of the free memory.
+
+    The free memory is the smaller of ``MemAvailable`` (Linux) and the address-space
+    limit (``ulimit -v``); ``BLEU_LESSON_MAX_INPUT_BYTES`` overrides the result.
+    """
+    override = os.environ.get("BLEU_LESSON_MAX_INPUT_BYTES")
+    if override:
+        try:
+            return max(int(override), 0)
+        except ValueError:
+            raise CLIError("BLEU_LESSON_MAX_INPUT_BYTES must be a number of bytes, "
+                           f"got {override!r}") from None
+    free = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    free.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            free.append(soft)
+    except (ImportError, ValueError, OSError):
+        pass
+    if not free:
+        try:
+            free.append(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (ValueError, OSError, AttributeError):
+            free.append(8 << 30)  # no way to ask: assume a small machine's 8 GB
+    return min(free) // _MEMORY_SHARE
+
+
+def _read_bounded(stream, path: str, what: str, budget: int) -> bytes | bytearray:
+    """All of a binary stream, or a one-line error once it passes ``budget`` bytes
+    (``/dev/zero`` has no end and no newline: it must not be read forever)."""
+    data = bytearray()  # grown in place: no second copy as b"".join would make
+    while True:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            return bytes(data) if len(data) < _CHUNK else data
+        if len(data) + len(chunk) > budget:
+            name = "standard input" if path == "-" else repr(path)
+            raise CLIError(
+                f"{what} {name} is larger than {budget / 1e6:,.0f} MB, more than this "
+                "machine's free memory allows to score at once; score it in parts (split "
+                "-l), or on a machine with more memory")
+        data += chunk
+
+
 def _read_lines(path: str, what: str, stdin: bool = False) -> list[str]:
     """One segment per line, as sacrebleu reads them (UTF-8, ``line.rstrip()``).
 
     With ``stdin``, ``-`` is standard input; a name ending in ``.gz`` is read through gzip.
+    A file larger than the free memory allows (``_input_budget``) is refused.
     """
+    budget = _input_budget()
     try:
         if stdin and path == "-":
             if sys.stdin is None or sys.stdin.isatty():
                 raise CLIError(f"no {what}: give -i/--input FILE or pipe it on standard input")
-            stream = open(sys.stdin.fileno(), encoding="utf-8", newline="\n", closefd=False)
-            with stream:
-                return [line.rstrip() for line in stream]
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8", newline="\n") as f:
-            return [line.rstrip() for line in f]
+            with open(sys.stdin.fileno(), "rb", closefd=False) as raw:
+                data = _read_bounded(raw, path, what, budget)
+        elif path.endswith(".gz"):
+            with gzip.open(path, "rb") as f:
+                data = _read_bounded(f, path, what, budget)
+        else:
+            with open(path, "rb") as f:
+                data = _read_bounded(f, path, what, budget)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise CLIError(f"{what} {path!r} does not exist") from None
     except IsADirectoryError:
@@ -105,6 +172,12 @@ def _read_lines(path: str, what: str, stdin: bool = False) -> list[str]:
     except OSError as exc:  # gzip.BadGzipFile is an OSError
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         raise CLIError(f"{what} {path!r} cannot be read: {reason}") from None
+    # what iterating a file opened with newline="\n" yields: split at "\n" only, the
+    # last line kept without one, no empty line after a final newline
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
 
 
 def _seed(text: str) -> int:
@@ -132,7 +205,7 @@ def _options(args: argparse.Namespace) -> BleuOptions:
     try:
         return BleuOptions(
             max_n=args.max_ngram_order,
-            tokenizer=args.tokenize,
+            tokenizer=_tokenizer(args),
             lowercase=args.lowercase,
             smoothing=args.smooth,
             smooth_value=args.smooth_value,
@@ -140,6 +213,62 @@ def _options(args: argparse.Namespace) -> BleuOptions:
         )
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from None
+
+
+#: What sacrebleu picks for a target language when no --tokenize is given (its
+#: ``BLEU._TOKENIZER_MAP``); every other target gets its default, 13a.
+_LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def _target_language(args: argparse.Namespace) -> str | None:
+    """The target language of ``-l SRC-TGT``, or None without ``-l``."""
+    if args.langpair is None:
+        return None
+    src, dash, tgt = args.langpair.partition("-")
+    if not (dash and src and tgt) or "-" in tgt:
+        raise CLIError(f"-l/--language-pair must be SRC-TGT, two language codes joined by "
+                       f"'-' such as en-zh, got {args.langpair!r}")
+    return tgt  # as sacrebleu: case-sensitive ("en-ZH" is not Chinese to it)
+
+
+def _tokenizer(args: argparse.Namespace) -> str:
+    """The tokenizer, chosen as sacrebleu's CLI chooses it: ``--tokenize`` if given, else
+    the target language's (``zh`` for ``-l en-zh``), else 13a."""
+    if args.tokenize is not None:
+        return str(args.tokenize)
+    target = _target_language(args)
+    choice = _LANGUAGE_TOKENIZERS.get(target or "", "13a")
+    if choice not in TOKENIZERS:
+        raise CLIError(f"-l {args.langpair}: sacrebleu scores this target language with its "
+                       f"{choice} tokenizer, which bleu-lesson does not have; choose one with "
+                       f"--tokenize ({', '.join(TOKENIZERS)})")
+    return choice
+
+
+def _warn(args: argparse.Namespace, message: str) -> None:
+    """One warning line on stderr, unless ``-q``."""
+    if not args.quiet:
+        print(f"{PROG}: warning: {message} (-q hides this warning)", file=sys.stderr)
+
+
+#: Han ideographs (with extensions and compatibility forms), kana, hangul syllables.
+_CJK = re.compile("[\u2e80-\u2fdf\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+                  "\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+#: Tokenizers that split CJK text into units BLEU can count.
+_CJK_TOKENIZERS = ("zh", "char", "jieba")
+
+
+def cjk_share(lines: Sequence[str], limit: int = 200_000) -> float:
+    """The share of CJK characters among the non-space characters of ``lines``.
+
+    Only the first ``limit`` characters are looked at (the share of a sample).
+
+    >>> cjk_share(["猫坐在垫子上", "the cat"])
+    0.5
+    """
+    sample = "".join(lines)[:limit]
+    letters = sum(not c.isspace() for c in sample)
+    return len(_CJK.findall(sample)) / letters if letters else 0.0
 
 
 def _json(result: BleuResult, width: int) -> dict:
@@ -159,10 +288,12 @@ def _json(result: BleuResult, width: int) -> dict:
 
 def _references(args: argparse.Namespace, n_lines: int) -> list[list[str]]:
     """The reference streams: one per file, or ``--num-refs`` tab-separated in one file."""
-    if args.num_refs < 1:
-        raise CLIError(f"--num-refs must be at least 1, got {args.num_refs}")
-    if args.num_refs > 1 and len(args.refs) != 1:
-        raise CLIError(f"--num-refs {args.num_refs} reads the references of a segment from one "
+    given = args.num_refs is not None
+    num_refs = args.num_refs if given else 1
+    if num_refs < 1:
+        raise CLIError(f"--num-refs must be at least 1, got {num_refs}")
+    if num_refs > 1 and len(args.refs) != 1:
+        raise CLIError(f"--num-refs {num_refs} reads the references of a segment from one "
                        f"tab-separated file, but {len(args.refs)} reference files were given")
     streams: list[list[str]] = []
     for ref in args.refs:
@@ -172,22 +303,31 @@ def _references(args: argparse.Namespace, n_lines: int) -> list[list[str]]:
                 f"reference file {ref!r} has {len(lines)} line{'s' * (len(lines) != 1)} "
                 f"but the hypothesis file has {n_lines}"
             )
-        if args.num_refs == 1:
+        if num_refs == 1:
+            if not given:  # sacrebleu scores it silently as one reference with tabs in it
+                tabbed = next((k for k, line in enumerate(lines, start=1) if "\t" in line), 0)
+                if tabbed:
+                    n_fields = lines[tabbed - 1].count("\t") + 1
+                    _warn(args, f"reference file {ref!r} line {tabbed} holds a tab: if each "
+                                f"line holds several references, give --num-refs {n_fields} "
+                                "(sacrebleu's -nr); scored as one reference per line")
             streams.append(lines)
             continue
-        streams = [[] for _ in range(args.num_refs)]
+        streams = [[] for _ in range(num_refs)]
         for number, line in enumerate(lines, start=1):
-            fields = line.split("\t", args.num_refs - 1)
-            if len(fields) != args.num_refs:
+            fields = line.split("\t", num_refs - 1)
+            if len(fields) != num_refs:
                 raise CLIError(f"reference file {ref!r} line {number} has {len(fields)} "
                                f"tab-separated field{'s' * (len(fields) != 1)}, but "
-                               f"--num-refs is {args.num_refs}")
+                               f"--num-refs is {num_refs}")
             for stream, field in zip(streams, fields, strict=True):
                 stream.append(field)
     return streams
 
 
 def _score(args: argparse.Namespace) -> int:
+    if args.width is None:  # sacrebleu's CLI prints -b with its default width, 1
+        args.width = 1 if args.score_only else 2
     if args.width < 0:
         raise CLIError(f"--width must be 0 or more, got {args.width}")
     options = _options(args)  # before reading: a bad option needs no files
@@ -209,6 +349,13 @@ def _score(args: argparse.Namespace) -> int:
                            f"{systems[0][0]!r} has {len(systems[0][1])}")
         systems.append((path, hyps))
     streams = _references(args, len(systems[0][1]))
+    tokenizer = options.tokenizer if isinstance(options.tokenizer, str) else "?"
+    if tokenizer not in _CJK_TOKENIZERS:
+        share = cjk_share([*systems[0][1], *streams[0]])
+        if share > 0.5:
+            _warn(args, f"the text is mostly Chinese, Japanese or Korean ({100 * share:.0f}% "
+                        f"CJK characters) but the tokenizer is {tokenizer}, which leaves a run "
+                        "of them as one word: give --tokenize zh (or -l SRC-zh, as sacrebleu)")
     try:
         scorer = BleuScorer(references_from_streams(*streams), options)
         if len(systems) > 1 or paired:
@@ -373,6 +520,15 @@ def _data(args: argparse.Namespace) -> int:
                             f"{'is' if len(left) == 1 else 'are'} missing too")
                     line += (f" {later} was not tried: {what}"
                              + (f" ({'; '.join(notes)})" if notes else "") + ".")
+            # the error stays one line on stderr; on stdout, every file still missing, where
+            # it goes and where it comes from, to fetch them elsewhere and copy them here
+            print("The missing files (each goes into the folder the error names; a subfolder "
+                  "is part of the name) and where each comes from:")
+            for later in names[k:]:
+                sub = dataset(later).folder
+                for filename in missing_files(later):
+                    where = f"{sub}/{filename}" if sub else filename
+                    print(f"  {where}  <-  {dataset(later).url(filename)}")
             raise CLIError(line) from None
         except ValueError as exc:
             raise CLIError(str(exc)) from None
@@ -597,10 +753,16 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("-i", "--input", nargs="+", default=None, metavar="HYP",
                        help="hypothesis file(s), one segment per line ('-' or absent: stdin); "
                             "with several, a table (the first is the baseline of a paired test)")
-    score.add_argument("-nr", "--num-refs", type=int, default=1, metavar="N",
-                       help="N references per line of one tab-separated reference file")
-    score.add_argument("-tok", "--tokenize", default="13a", choices=TOKENIZERS,
-                       help="tokenizer (default: 13a)")
+    score.add_argument("-nr", "--num-refs", type=int, default=None, metavar="N",
+                       help="N references per line of one tab-separated reference file "
+                            "(default: 1; a tab in a reference line without it is warned "
+                            "about)")
+    score.add_argument("-l", "--language-pair", dest="langpair", default=None,
+                       metavar="SRC-TGT",
+                       help="language pair, as sacrebleu: without --tokenize it picks the "
+                            "target's tokenizer (zh for a Chinese target; else 13a)")
+    score.add_argument("-tok", "--tokenize", default=None, choices=TOKENIZERS,
+                       help="tokenizer (default: 13a, or the target's with -l)")
     score.add_argument("-lc", "--lowercase", action="store_true",
                        help="lowercase hypotheses and references")
     score.add_argument("-s", "--smooth", "--smooth-method", dest="smooth", default="exp",
@@ -616,10 +778,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="one score per segment (with effective order), nothing else")
     score.add_argument("-f", "--format", default="text", choices=("text", "json"),
                        help="output format (default: text)")
-    score.add_argument("-w", "--width", type=int, default=2, metavar="W",
-                       help="decimals of the score (default: 2)")
+    score.add_argument("-w", "--width", type=int, default=None, metavar="W",
+                       help="decimals of the score (default: 1 with -b, as sacrebleu's CLI; "
+                            "2 otherwise, as sacrebleu's str())")
     score.add_argument("-b", "--score-only", action="store_true",
                        help="print the score only (0-100), like sacrebleu -b")
+    score.add_argument("-q", "--quiet", action="store_true",
+                       help="no warnings (tabs in a reference line without --num-refs, "
+                            "CJK text under a tokenizer that does not split it)")
     test = score.add_mutually_exclusive_group()
     test.add_argument("-pbs", "--paired-bs", action="store_true",
                       help="paired bootstrap test of each system against the first -i")

@@ -81,7 +81,9 @@ def test_a_benchmark_script_finds_the_cache(cache_only, tmp_path):
             "print(wmt22_folder(None, 'bench_cli'))")
     out = subprocess.run([sys.executable, "-c", code, str(BENCH)], cwd=tmp_path,
                          capture_output=True, text=True, check=True).stdout
-    assert out.strip() == str(cache_only)
+    data_line, folder = out.strip().splitlines()
+    assert folder == str(cache_only)
+    assert data_line == f"data: the WMT22 test set in {cache_only} (SHA-256 checked)"
 
 
 _READS_VARIABLE = re.compile(r"environ(\.get\(|\[)\s*[\"']BLEU_LESSON_WMT22_DIR")

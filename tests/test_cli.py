@@ -294,7 +294,9 @@ def test_directory_and_bad_encoding(files, tmp_path, capsys):
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
-                    reason="root can read files without read permission")
+                    reason="as root every file is readable: run pytest as a normal user to "
+                           "check a real chmod 000 file (test_permission_error_is_reported "
+                           "checks the message as root)")
 def test_unreadable_file(files, tmp_path, capsys):
     locked = tmp_path / "locked.txt"
     write(locked, REF_A)
@@ -373,13 +375,149 @@ def sacrebleu_cli(*args: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONUTF8": "1"})
 
 
-def test_score_only_is_sacrebleus_b(files, capsys):
-    assert main(["score", files["a"], files["b"], "-i", files["hyp"], "-b"]) == 0
+@pytest.mark.parametrize("width", [[], ["-w", "2"], ["-w", "0"]], ids=["default", "w2", "w0"])
+def test_score_only_is_sacrebleus_b(files, capsys, width):
+    # sacrebleu's CLI prints -b with its default width, 1: 33.3, not 33.32
+    assert main(["score", files["a"], files["b"], "-i", files["hyp"], "-b", *width]) == 0
     out = capsys.readouterr().out
-    theirs = sacrebleu_cli(files["a"], files["b"], "-i", files["hyp"], "-b", "-w", "2")
+    theirs = sacrebleu_cli(files["a"], files["b"], "-i", files["hyp"], "-b", *width)
     assert theirs.returncode == 0, theirs.stderr
     assert out == theirs.stdout
-    assert out == f"{sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B]).score:.2f}\n"
+    decimals = int(width[1]) if width else 1
+    assert out == f"{sacrebleu.corpus_bleu(HYPS, [REF_A, REF_B]).score:.{decimals}f}\n"
+
+
+# --- sacrebleu's -l, and the two traps it scores without a word ----------------------
+
+def signature_without_version(signature: str) -> str:
+    return "|".join(f for f in signature.split("|") if not f.startswith("version:"))
+
+
+@pytest.mark.wmt22
+def test_language_pair_is_sacrebleus_on_wmt22_en_zh(wmt22_dir):
+    ref = str(wmt22_dir / "generaltest2022.en-zh.ref.A.zh")
+    hyp = str(wmt22_dir / "generaltest2022.en-zh.hyp.Online-A.zh")
+    theirs = sacrebleu_cli(ref, "-i", hyp, "-l", "en-zh", "-f", "json", "-w", "4")
+    assert theirs.returncode == 0, theirs.stderr
+    expected = json.loads(theirs.stdout)
+    ours = run("score", ref, "-i", hyp, "-l", "en-zh", "-f", "json", "-w", "4")
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stderr == ""  # -l picked zh: no CJK warning
+    record = json.loads(ours.stdout)
+    assert record["score"] == expected["score"]
+    assert record["verbose_score"] == expected["verbose_score"]
+    assert signature_without_version(record["signature"]) == \
+        signature_without_version(expected["signature"])
+    assert "tok:zh" in record["signature"]
+    # and -b prints what sacrebleu's -b prints, byte for byte
+    b_theirs = sacrebleu_cli(ref, "-i", hyp, "-l", "en-zh", "-b")
+    b_ours = run("score", ref, "-i", hyp, "-l", "en-zh", "-b")
+    assert b_ours.stdout == b_theirs.stdout and b_ours.returncode == 0
+
+
+@pytest.mark.wmt22
+def test_chinese_under_13a_warns_once_on_wmt22(wmt22_dir):
+    ref = str(wmt22_dir / "generaltest2022.en-zh.ref.A.zh")
+    hyp = str(wmt22_dir / "generaltest2022.en-zh.hyp.Online-A.zh")
+    proc = run("score", ref, "-i", hyp, "-b")
+    assert proc.returncode == 0
+    # the score is still sacrebleu's with its default tokenizer: a warning, not a refusal
+    assert proc.stdout == sacrebleu_cli(ref, "-i", hyp, "-b").stdout
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("bleu-lesson: warning: ") and "--tokenize zh" in line
+    assert run("score", ref, "-i", hyp, "-b", "-q").stderr == ""
+
+
+@pytest.mark.parametrize("pair, tok", [("en-zh", "zh"), ("zh-en", "13a"), ("en-de", "13a"),
+                                       ("en-ZH", "13a")])  # sacrebleu: case-sensitive
+def test_language_pair_picks_the_tokenizer_as_sacrebleu(files, capsys, pair, tok):
+    metric = sacrebleu.BLEU(trg_lang=pair.split("-")[1])  # what sacrebleu's CLI does with -l
+    assert metric.tokenizer_signature == tok  # sacrebleu's own choice
+    record = score_json(capsys, files["a"], "-i", files["hyp"], "-l", pair, "--width", "6")
+    assert record["tok"] == tok
+    expected = metric.corpus_score(HYPS, [REF_A]).score
+    assert record["score"] == pytest.approx(expected, abs=5e-6)
+
+
+def test_tokenize_wins_over_language_pair(files, capsys):
+    record = score_json(capsys, files["a"], "-i", files["hyp"], "-l", "en-zh", "-tok", "char")
+    assert record["tok"] == "char"
+
+
+def test_lc_is_still_lowercase_next_to_l(files, capsys):
+    record = score_json(capsys, files["a"], "-i", files["hyp"], "-lc", "-l", "en-de")
+    assert record["case"] == "lc"
+
+
+@pytest.mark.parametrize("pair, fragment", [
+    ("en", "-l/--language-pair must be SRC-TGT"),
+    ("en-", "-l/--language-pair must be SRC-TGT"),
+    ("en-ja", "--tokenize"),  # sacrebleu would use ja-mecab, which is not here
+])
+def test_bad_language_pair_is_one_line(files, capsys, pair, fragment):
+    assert main(["score", files["a"], "-i", files["hyp"], "-l", pair]) == 2
+    assert_one_line_error(capsys.readouterr().err, fragment)
+
+
+def test_tab_in_a_reference_without_num_refs_warns(tmp_path):
+    hyp = write(tmp_path / "hyp.txt", HYPS[:4])
+    both = write(tmp_path / "refs.tsv", [f"{x}\t{y}" for x, y in zip(REF_A[:4], REF_B[:4])])
+    proc = run("score", both, "-i", hyp, "-b")
+    assert proc.returncode == 0
+    # scored as sacrebleu scores it (one reference holding a tab), but not in silence
+    assert proc.stdout == sacrebleu_cli(both, "-i", hyp, "-b").stdout
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("bleu-lesson: warning: ")
+    assert "line 1 holds a tab" in line and "--num-refs 2" in line
+    assert run("score", both, "-i", hyp, "-b", "-q").stderr == ""
+    assert run("score", both, "-i", hyp, "-b", "-nr", "2").stderr == ""
+    assert run("score", both, "-i", hyp, "-b", "-nr", "1").stderr == ""  # said on purpose
+
+
+def test_mostly_cjk_text_warns_unless_the_tokenizer_splits_it(tmp_path):
+    zh = ["猫坐在垫子上。", "今天天气很好。", "我们去公园散步吧。"]
+    ref = write(tmp_path / "ref.zh", zh)
+    hyp = write(tmp_path / "hyp.zh", ["猫在垫子上。", "今天天气不错。", "我们去公园吧。"])
+    proc = run("score", ref, "-i", hyp, "-b")
+    assert proc.returncode == 0
+    [line] = proc.stderr.splitlines()
+    assert "tokenizer is 13a" in line and "--tokenize zh" in line
+    for quiet in (["-tok", "zh"], ["-tok", "char"], ["-l", "en-zh"], ["-q"]):
+        assert run("score", ref, "-i", hyp, "-b", *quiet).stderr == "", quiet
+    # text that is mostly English with a little Chinese is no trap
+    assert run("score", write(tmp_path / "en", REF_A), "-i",
+               write(tmp_path / "en.hyp", HYPS), "-b").stderr == ""
+
+
+def test_dev_zero_is_refused_in_one_line_within_the_memory_limit():
+    import resource
+
+    def limit():  # 2 GB of address space: the refusal comes after a few hundred MB
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    env = {**os.environ, "PYTHONUTF8": "1"}
+    env.pop("BLEU_LESSON_MAX_INPUT_BYTES", None)
+    proc = subprocess.run([sys.executable, "-m", "bleu_lesson", "score", "/dev/null", "-i",
+                           "/dev/zero"], capture_output=True, text=True, env=env, timeout=120,
+                          preexec_fn=limit)
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "hypothesis file '/dev/zero' is larger than",
+                          "score it in parts")
+
+
+def test_input_budget_applies_to_stdin_and_files(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_text("the cat sat on the mat\n" * 1000, encoding="utf-8")  # 23,000 bytes
+    env = {**os.environ, "PYTHONUTF8": "1", "BLEU_LESSON_MAX_INPUT_BYTES": "20000"}
+    for args, kwargs in ((["-i", str(big)], {}), ([], {"input": big.read_text()})):
+        proc = subprocess.run([sys.executable, "-m", "bleu_lesson", "score", str(big), *args],
+                              capture_output=True, text=True, env=env, timeout=120, **kwargs)
+        assert proc.returncode == 2
+        assert_one_line_error(proc.stderr, "is larger than")
+    env["BLEU_LESSON_MAX_INPUT_BYTES"] = "23000"  # exactly the size: read
+    proc = subprocess.run([sys.executable, "-m", "bleu_lesson", "score", str(big), "-i",
+                           str(big), "-b"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and proc.stdout == "100.0\n"
 
 
 def test_num_refs_reads_one_tab_separated_file(tmp_path, capsys):
@@ -393,7 +531,7 @@ def test_num_refs_reads_one_tab_separated_file(tmp_path, capsys):
     assert main(["score", a, b, "-i", hyp]) == 0
     assert tabbed == capsys.readouterr().out
     assert "nrefs:2" in tabbed
-    theirs = sacrebleu_cli(both, "-nr", "2", "-i", hyp, "-b", "-w", "2")
+    theirs = sacrebleu_cli(both, "-nr", "2", "-i", hyp, "-b")
     assert theirs.returncode == 0, theirs.stderr
     assert main(["score", both, "-nr", "2", "-i", hyp, "-b"]) == 0
     assert capsys.readouterr().out == theirs.stdout
@@ -556,3 +694,31 @@ def test_a_python_without_sacrebleu_gets_a_hint_not_a_traceback(files):
                           encoding="utf-8", timeout=120)
     assert proc.returncode == 2
     assert_one_line_error(proc.stderr, "sacrebleu is not installed", "make venv")
+
+
+# --- make data offline: every missing file, and where it comes from -------------------
+
+def test_data_offline_lists_every_missing_file_and_its_source(tmp_path, wmt22_dir):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on: offline
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "BLEU_LESSON_WMT22_DIR"}
+    env.update({"XDG_CACHE_HOME": str(tmp_path / "empty"), "BLEU_LESSON_DATA_URL": base,
+                "PYTHONUTF8": "1"})
+    proc = subprocess.run([sys.executable, "-m", "bleu_lesson", "data", "-q"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert_one_line_error(proc.stderr, "Offline?")
+    # the oracle: the files of a real WMT22 folder, not the registry the command reads
+    expected = {p.relative_to(wmt22_dir).as_posix() for p in wmt22_dir.rglob("*")
+                if p.is_file() and p.name != "README.md"}
+    listed = {}
+    for line in proc.stdout.splitlines()[1:]:
+        name, _, url = line.strip().partition("  <-  ")
+        listed[name] = url
+    assert set(listed) == expected
+    for name, url in listed.items():  # each from the pinned source, under its own name
+        assert url.startswith(base + "/") and url.endswith("/" + name.split("/")[-1]), url

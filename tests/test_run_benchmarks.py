@@ -53,8 +53,10 @@ def test_a_benchmark_without_data_is_skipped_and_the_rest_still_run(tmp_path, no
     skip = [line for line in proc.stdout.splitlines() if line.startswith("== skip")]
     assert len(skip) == 1 and skip[0].startswith("== skip bench_a.py: bench_data: "), proc
     assert "make data" in skip[0]
-    assert proc.stdout.strip().splitlines()[-1] == \
-        "2 of 3 benchmarks ran, 1 skipped (no WMT22 data)"
+    last = proc.stdout.strip().splitlines()[-3:]
+    assert last[0] == "2 of 3 benchmarks ran: 2 need no data"
+    assert last[1].startswith("1 skipped without the WMT22 data (bench_a.py): run `make data`")
+    assert last[2] == "goals: 0 met, 0 MISSED; no goal printed by bench_b.py bench_c.py"
 
 
 def test_a_real_failure_fails_the_run_but_not_the_others(tmp_path, no_data_env):
@@ -68,7 +70,68 @@ def test_a_real_failure_fails_the_run_but_not_the_others(tmp_path, no_data_env):
     assert proc.returncode == 1, proc
     assert "MEASURED c" in proc.stdout and "broken" in proc.stderr
     assert "unrecognized arguments: --nope" in proc.stderr  # its stderr is shown
-    assert proc.stdout.strip().splitlines()[-1].endswith("2 FAILED: bench_a.py bench_b.py")
+    assert proc.stdout.strip().splitlines()[-1] == "2 FAILED: bench_a.py bench_b.py"
+
+
+GOALS = f"""
+import sys
+sys.path.insert(0, {str(ROOT / "benchmarks")!r})
+from _goals import verdict
+from _wmt22 import add_data_argument, wmt22_folder
+import argparse
+parser = argparse.ArgumentParser()
+add_data_argument(parser)
+args = parser.parse_args()
+wmt22_folder(args.data, "bench_goals")
+print(f"speed 2.0x (goal >= 1.5x) {{verdict(2.0 >= 1.5)}}")
+print(f"memory 0.9 (goal <= 0.7) {{verdict(0.9 <= 0.7)}}")
+"""
+
+
+def test_the_summary_names_the_real_data_and_every_missed_goal(tmp_path, no_data_env,
+                                                                wmt22_dir):
+    (tmp_path / "bench_goals.py").write_text(GOALS, encoding="utf-8")
+    (tmp_path / "bench_plain.py").write_text("print('MEASURED plain')\n", encoding="utf-8")
+    # no variable, no cache: the data comes only from make bench ARGS="--data FOLDER"
+    proc = _run([str(TOOL), "--data", str(wmt22_dir),
+                 *map(str, sorted(tmp_path.glob("bench_*.py")))], no_data_env, tmp_path)
+    assert proc.returncode == 0, proc  # a missed goal is reported, not a failure
+    lines = proc.stdout.strip().splitlines()
+    assert lines[-3:] == [
+        f"2 of 2 benchmarks ran: 1 on the real WMT22 data in {wmt22_dir} (bench_goals.py); "
+        "1 need no data",
+        "goals: 1 met, 1 MISSED; no goal printed by bench_plain.py",
+        "  MISSED in bench_goals.py: memory 0.9 (goal <= 0.7) -> MISSED"]
+    assert "skipped" not in proc.stdout  # nothing reads as if the data were missing
+    assert "MEASURED plain" in proc.stdout
+
+
+def test_a_bad_data_option_is_a_usage_error(tmp_path):
+    proc = _run([str(TOOL), "--data", str(tmp_path / "nope")], dict(os.environ), tmp_path)
+    assert proc.returncode == 2 and "--data" in proc.stderr and "not a folder" in proc.stderr
+
+
+def test_make_bench_passes_args():
+    proc = subprocess.run(["make", "-n", "bench", "ARGS=--data /somewhere"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip().splitlines()[-1].endswith(
+        "tools/run_benchmarks.py --data /somewhere"), proc.stdout
+
+
+# bench_check, bench_corpus and bench_widgets are held to this by their own tests
+OWN = sorted(p for p in (ROOT / "benchmarks").glob("bench_*.py")
+             if p.name not in ("bench_check.py", "bench_corpus.py", "bench_widgets.py"))
+
+
+@pytest.mark.parametrize("script", OWN, ids=lambda p: p.name)
+def test_every_goal_a_benchmark_states_has_a_verdict(script):
+    """A benchmark that names a goal prints, on the same row, whether it was met (a
+    table's header, {'goal':>5}, is not a row)."""
+    text = script.read_text(encoding="utf-8")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "print(" in line and "goal" in line.lower() and "{'goal" not in line:
+            window = "\n".join(text.splitlines()[number - 1:number + 4])
+            assert "verdict(" in window, f"{script.name}:{number}: {line.strip()}"
 
 
 def test_make_bench_runs_the_tool():

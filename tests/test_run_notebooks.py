@@ -27,7 +27,8 @@ def _needs_data_from_the_modules() -> set[str]:
     """Read ``NEEDS_DATA = True`` and ``NOTEBOOK`` from each chapters/chNN.py as text:
     an oracle apart from the registry the tool uses."""
     found = set()
-    for module in sorted((ROOT / "bleu_lesson" / "teaching" / "chapters").glob("ch[0-9][0-9].py")):
+    chapters = ROOT / "bleu_lesson" / "teaching" / "chapters"
+    for module in sorted(chapters.glob("ch[0-9][0-9].py")):
         text = module.read_text(encoding="utf-8")
         if re.search(r"^NEEDS_DATA\s*=\s*True\b", text, re.M):
             found.add(re.search(r"^NOTEBOOK\s*=\s*[\"']([^\"']+)", text, re.M).group(1))
@@ -164,3 +165,48 @@ def test_the_makefile_runs_the_tool():
     text = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = text.split("\nnotebooks: venv\n", 1)[1].split("\n\n", 1)[0]
     assert "tools/run_notebooks.py" in target
+
+
+# --- `make notebooks` twice leaves `git diff` empty ------------------------------------
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def _model_ids(nb: dict) -> tuple[list[str], set[str]]:
+    """(the model ids the outputs show, the ids of the saved widget state)"""
+    shown = [out["data"][WIDGET_VIEW]["model_id"] for cell in nb["cells"]
+             for out in cell.get("outputs", []) if WIDGET_VIEW in out.get("data", {})]
+    return shown, set(nb["metadata"]["widgets"][WIDGET_STATE]["state"])
+
+
+def test_a_chapter_executed_twice_is_written_byte_for_byte_the_same(tmp_path):
+    # chapter 02: small, and it shows two explorers (widget state, random model ids)
+    chapter = tmp_path / "02_ngrams.ipynb"
+    chapter.write_bytes((ROOT / "notebooks" / "02_ngrams.ipynb").read_bytes())
+    runs = []
+    for _ in range(2):
+        proc = _run({}, str(chapter), tmp_path=tmp_path)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        runs.append(chapter.read_bytes())
+    assert runs[0] == runs[1]
+    nb = json.loads(runs[1])
+    shown, saved = _model_ids(nb)
+    # the saved state stays (the learner's first view and the web edition need it), and
+    # every view the outputs show has its model in it
+    assert shown and set(shown) <= saved
+    for cell in nb["cells"]:  # one print is one stream output, however the kernel cut it
+        kinds = [(o["output_type"], o.get("name")) for o in cell.get("outputs", [])]
+        assert all(a != b or a[0] != "stream" for a, b in zip(kinds, kinds[1:])), kinds
+
+
+def test_the_doctor_shows_the_projects_interpreter_without_a_machine_path():
+    exe = Path(sys.executable).absolute()
+    if ROOT not in exe.parents:
+        pytest.skip("the test runs outside the project's .venv: run it as "
+                    ".venv/bin/pytest (make venv) to see what `make notebooks` stores")
+    proc = subprocess.run([sys.executable, "-c", "import bleu_lesson; bleu_lesson.doctor()"],
+                          cwd=ROOT / "notebooks", capture_output=True, text=True, timeout=120)
+    first = proc.stdout.splitlines()[0]
+    assert str(ROOT) not in proc.stdout
+    assert first.endswith(f"({Path('..') / exe.relative_to(ROOT)})"), first

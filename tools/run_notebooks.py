@@ -11,12 +11,19 @@ downloaded); every other chapter is executed. A chapter that fails does not stop
 others. Exit status: 0 when every executed chapter ran (skips are not failures), 1 when one
 failed, 2 for a bad argument. Executed with
 ``jupyter nbconvert --execute --inplace --ExecutePreprocessor.record_timing=False``, so a
-re-run does not rewrite every cell's timing metadata.
+re-run does not rewrite every cell's timing metadata. Then each widget model id (a random
+UUID the kernel made) is replaced by one derived from the notebook's name and the model's
+place in the saved widget state, so that a second run writes the same bytes
+(``stable_widget_ids``): the saved state stays, because the learner's first view and the
+web edition show the explorers from it.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -46,6 +53,100 @@ class Step:
     def line(self) -> str:
         name = self.path.name
         return f"== skip {name}: {self.skip}" if self.skip else f"== execute {name}"
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+_MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
+
+
+def _model_order(nb: dict) -> list[str]:
+    """The saved widget models in an order a re-run repeats: the displayed ones in the
+    order of the outputs, each followed by the models it refers to (depth first); then
+    the others, sorted by their state with the ids masked out."""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    order: list[str] = []
+
+    def visit(model: str) -> None:
+        if model in state and model not in order:
+            order.append(model)
+            for ref in _MODEL_REF.findall(json.dumps(state[model], sort_keys=True)):
+                visit(ref)
+
+    for cell in nb.get("cells", []):
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if isinstance(view, dict) and "model_id" in view:
+                visit(view["model_id"])
+    rest = [m for m in state if m not in order]
+    masked = {m: _MODEL_REF.sub("IPY_MODEL_", json.dumps(state[m], sort_keys=True))
+              for m in rest}
+    for model in sorted(rest, key=lambda m: masked[m]):
+        visit(model)
+    return order
+
+
+def _coalesce_streams(nb: dict) -> None:
+    """Join consecutive stream outputs of one stream, as a reader sees them: how a
+    kernel's prints were cut into messages depends on timing, not on the chapter."""
+    for cell in nb.get("cells", []):
+        outputs = cell.get("outputs")
+        if not outputs:
+            continue
+        joined: list[dict] = []
+        for output in outputs:
+            previous = joined[-1] if joined else None
+            if (output.get("output_type") == "stream" and previous is not None
+                    and previous.get("output_type") == "stream"
+                    and previous.get("name") == output.get("name")):
+                previous["text"] = _text(previous["text"]) + _text(output["text"])
+            else:
+                joined.append(output)
+        cell["outputs"] = joined
+
+
+def _text(text: str | list[str]) -> str:
+    return text if isinstance(text, str) else "".join(text)
+
+
+def stable_widget_ids(text: str, name: str) -> str:
+    """The notebook ``text`` written again with every widget model id replaced by a
+    stable one, and consecutive prints to one stream joined (``_coalesce_streams``).
+
+    The k-th model (``_model_order``) gets ``sha1(f"{name}:{k}")[:32]``; every occurrence
+    of an old id (state keys, ``IPY_MODEL_`` references, outputs' ``model_id``) is
+    replaced, and the notebook is written as nbformat writes it (keys sorted).
+
+    >>> from nbformat.v4 import new_code_cell, new_notebook, new_output
+    >>> view = {"application/vnd.jupyter.widget-view+json": {"model_id": "a" * 32}}
+    >>> nb = new_notebook(cells=[new_code_cell(outputs=[new_output("display_data", view)])],
+    ...                   metadata={"widgets": {WIDGET_STATE: {"state": {"a" * 32: {}}}}})
+    >>> out = json.loads(stable_widget_ids(json.dumps(nb), "x.ipynb"))
+    >>> out["cells"][0]["outputs"][0]["data"][
+    ...     "application/vnd.jupyter.widget-view+json"]["model_id"] == hashlib.sha1(
+    ...     b"x.ipynb:0").hexdigest()[:32]
+    True
+    """
+    import nbformat
+
+    nb = json.loads(text)
+    new = {old: hashlib.sha1(f"{name}:{k}".encode()).hexdigest()[:32]
+           for k, old in enumerate(_model_order(nb))}
+    if new:
+        pattern = re.compile("|".join(map(re.escape, new)))
+        nb = json.loads(pattern.sub(lambda m: new[m.group(0)], text))
+    _coalesce_streams(nb)
+    return nbformat.writes(nbformat.from_dict(nb))
+
+
+def execute(path: Path) -> bool:
+    """Execute one notebook in place, then make its widget ids stable; whether it ran."""
+    if subprocess.run([sys.executable, *NBCONVERT, str(path)]).returncode != 0:
+        return False
+    text = path.read_text(encoding="utf-8")
+    stable = stable_widget_ids(text, path.name)
+    if stable != text:
+        path.write_text(stable, encoding="utf-8")
+    return True
 
 
 def data_missing() -> str | None:
@@ -79,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(step.line(), flush=True)
         if step.skip or args.dry_run:
             continue
-        if subprocess.run([sys.executable, *NBCONVERT, str(step.path)]).returncode != 0:
+        if not execute(step.path):
             failed.append(step.path.name)
     ran = [s for s in steps if not s.skip]
     skipped = len(steps) - len(ran)

@@ -10,6 +10,7 @@ ipywidgets 8 needs jupyterlab_widgets 3 in the same environment, or the browser 
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 
@@ -98,10 +99,21 @@ def check_environment(versions: dict[str, str | None] | None = None,
     return problems
 
 
+def _interpreter() -> str:
+    """``sys.executable``, relative to the working folder when it is at most one folder up
+    (``../.venv/bin/python`` from notebooks/), so a stored output holds no machine path."""
+    exe = os.path.abspath(sys.executable)
+    try:
+        rel = os.path.relpath(exe)
+    except ValueError:  # another drive (Windows)
+        return exe
+    return rel if rel.split(os.sep)[:2].count(os.pardir) < 2 else exe
+
+
 def doctor() -> None:
     """Print the environment's versions and what to fix, if anything."""
 
-    print(f"Python {sys.version.split()[0]}  ({sys.executable})")
+    print(f"Python {sys.version.split()[0]}  ({_interpreter()})")
     print(f"bleu_lesson {__version__}")
     for dist in _CHECKED:
         print(f"{dist:20} {_version(dist) or '— not installed'}")
