@@ -117,25 +117,43 @@ class Documented:
     notebook: str
     index: int          # index of the markdown cell
     expected: str
-    actual: str | None  # stored output text of the code cell right after it
-    prose: str          # the text before the block: the question and the hand calculation
+    actual: str | None  # stored output text of the code cell it documents
+    prose: str          # the text before the run: the question and the hand calculation
+    after_run: bool = False  # folded in a <details> after the run cell (a prediction)
 
 
 def documented_outputs(path: Path) -> list[Documented]:
-    """Every "预期输出 / Expected output" block, with the output of the NEXT code cell: the
-    learner predicts first (the hand calculation stands before the block), then runs."""
+    """Every "预期输出 / Expected output" block, with the output of the code cell it documents.
+
+    A block folded in ``<details>`` documents the code cell BEFORE it: the learner predicts
+    (the question stands before the run cell), runs, then opens the answer. Any other block
+    (what a passing check prints) documents the NEXT code cell."""
     nb = load(path)
+    cells = nb["cells"]
     found = []
-    for i, cell in enumerate(nb["cells"]):
+    for i, cell in enumerate(cells):
         if cell["cell_type"] != "markdown":
             continue
         text = source(cell)
+        folded = text.lstrip().startswith("<details")
         for m in _EXPECTED.finditer(text):
-            after = [c for c in nb["cells"][i + 1:] if c["cell_type"] == "code"]
+            if folded:
+                before = [k for k in range(i) if cells[k]["cell_type"] == "code"]
+                run = before[-1] if before else None
+                actual = output_text(cells[run]) if run is not None else None
+                prose_cells = []
+                k = (run if run is not None else i) - 1
+                while k >= 0 and cells[k]["cell_type"] == "markdown" and len(prose_cells) < 2:
+                    prose_cells.insert(0, source(cells[k]))
+                    k -= 1
+                found.append(Documented(path.name, i, m.group(2), actual,
+                                        "\n".join(prose_cells), after_run=True))
+                continue
+            after = [c for c in cells[i + 1:] if c["cell_type"] == "code"]
             actual = output_text(after[0]) if after else None
             prose = text[:m.start()]
-            if i > 0 and nb["cells"][i - 1]["cell_type"] == "markdown":
-                prose = source(nb["cells"][i - 1]) + "\n" + prose
+            if i > 0 and cells[i - 1]["cell_type"] == "markdown":
+                prose = source(cells[i - 1]) + "\n" + prose
             found.append(Documented(path.name, i, m.group(2), actual, prose))
     return found
 
