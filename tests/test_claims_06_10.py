@@ -180,3 +180,15 @@ def test_chrf_and_ter_are_described_as_reimplementations():
     assert "它就是参考实现" not in prose
     assert "**重新实现** (re-implementation)" in prose
     assert "事实上的标准 (de facto standard)" in prose
+
+
+def test_neural_metrics_section_quotes_no_unchecked_figure():
+    """The section on COMET, MetricX, xCOMET, LLM judges and MQM states no figure it could
+    not check here: no decimal number at all (the years and WMT editions are integers)."""
+    import re
+
+    prose = _prose("10_bleu_and_people.ipynb")
+    section = prose.split("### 8.6 ", 1)[1].split("## 9. ", 1)[0]
+    for name in ("MQM", "COMET", "MetricX", "xCOMET", "GEMBA", "Stop Using BLEU"):
+        assert name in section
+    assert not re.search(r"\d\.\d", section), "a figure in the neural-metrics section"
