@@ -192,3 +192,29 @@ def test_neural_metrics_section_quotes_no_unchecked_figure():
     for name in ("MQM", "COMET", "MetricX", "xCOMET", "GEMBA", "Stop Using BLEU"):
         assert name in section
     assert not re.search(r"\d\.\d", section), "a figure in the neural-metrics section"
+
+
+# --- chapter 09 §7.2: Traditional script against Simplified references ----------------------
+
+@pytest.mark.wmt22
+def test_traditional_script_drops_online_b_bleu(wmt22_dir):
+    """OpenCC's s2t on Online-B's en-zh output, scored by sacrebleu (zh, both references)."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    opencc = pytest.importorskip("opencc")
+    folder = Path(wmt22_dir)
+
+    def lines(name):
+        text = (folder / f"generaltest2022.en-zh.{name}").read_text(encoding="utf-8")
+        return text.split("\n")[:-1]
+
+    hyps, refs = lines("hyp.Online-B.zh"), [lines("ref.A.zh"), lines("ref.B.zh")]
+    trad = [opencc.OpenCC("s2t").convert(h) for h in hyps]
+    assert opencc.OpenCC("s2t").convert("国际") == "國際"
+    changed = sum(a != b for a, b in zip(hyps, trad, strict=True))
+    simp_bleu = sacrebleu.corpus_bleu(hyps, refs, tokenize="zh").score
+    trad_bleu = sacrebleu.corpus_bleu(trad, refs, tokenize="zh").score
+    assert (changed, len(hyps)) == (2012, 2037)
+    assert (f"{simp_bleu:.2f}", f"{trad_bleu:.2f}") == ("79.99", "32.07")
+    prose = _prose("09_wmt22_case_study.ipynb")
+    assert f"Online-B 用简体时是 {simp_bleu:.2f}" in prose and "三分之一出头" in prose
+    assert 0.30 < trad_bleu / simp_bleu < 0.45   # "a third and a bit"
