@@ -77,3 +77,12 @@ def test_core_column_is_the_measurement():
     text = (ROOT / "docs" / "self-study.md").read_text(encoding="utf-8")
     total = int(re.search(r"核心路线合计约 (\d+) 分钟", text).group(1))
     assert total == sum(guide.values())
+
+
+def test_instructor_sessions_are_at_most_90_minutes():
+    text = (ROOT / "docs" / "instructor.md").read_text(encoding="utf-8")
+    plan = text.split("| 次 | 内容 | 分钟 |", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| [^|]+ \| (?:约 )?([\d +]+) \|$", plan, re.M)
+    assert [int(n) for n, _ in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 5
+    for n, minutes in rows:
+        assert sum(int(x) for x in minutes.split("+")) <= 90, f"session {n}: {minutes}"
