@@ -16,7 +16,7 @@ __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIO
 
 NOTEBOOK = "08_tools_compared.ipynb"
 TITLE = "为什么不同工具给出不同分数 (Why tools disagree)"
-NEEDS_DATA = True  # section 6.1 reproduces Post (2018) on WMT22 zh-en
+NEEDS_DATA = False  # section 6.1 reads its WMT22 table from analysis/post2018_cache.json
 EXPLORERS: tuple[str, ...] = ('ToolsExplorer',)
 
 

@@ -81,7 +81,7 @@ def _q(prompt: str, *choices: tuple[str, bool, str]) -> Question:
 
 
 QUESTIONS: tuple[Question, ...] = (
-    _q("12 个 zh-en 系统有 66 对；人把 DLUT 和 Online-A 打成平分（z 都是 −0.083），其余 65 对里 BLEU（参考 A）与人排序相同的有 51 对、相反的有 14 对。平局不计的 τ = (C − D)/(C + D)（数据说明里叫 Kendall τ，形式上是 Goodman–Kruskal γ）是多少？",
+    _q("12 个 zh-en 系统有 66 对。公布的 z 只有三位小数，DLUT 和 Online-A 都写作 −0.083（组织者的排名其实把 Online-A 排在前面），数据说明把这一对当作平局；其余 65 对里 BLEU（参考 A）与人排序相同的有 51 对、相反的有 14 对。平局不计的 τ = (C − D)/(C + D)（数据说明里叫 Kendall τ，形式上是 Goodman–Kruskal γ）是多少？",
        ("(51 − 14) / 65 ≈ 0.569", True,
         "τ = (C − D) / (C + D)：平局那一对既不算一致也不算不一致。"),
        ("51 / 65 ≈ 0.785", False, "这是成对准确率 (pairwise accuracy)：只数排对的比例，不减去排错的。"),
