@@ -91,7 +91,8 @@ def parse_environment_yml(text: str) -> tuple[list[str], list[str]]:
 
 def environment_requirements() -> tuple[dict[str, str], list[str]]:
     conda, pip = parse_environment_yml((ROOT / "environment.yml").read_text(encoding="utf-8"))
-    reqs = dict(split_requirement(item) for item in conda)
+    # a package conda-forge may not carry is listed under pip: (the package itself, ".", aside)
+    reqs = dict(split_requirement(item) for item in [*conda, *(p for p in pip if p != ".")])
     for name in NOT_PYTHON_PACKAGES:
         reqs.pop(name, None)
     return reqs, pip

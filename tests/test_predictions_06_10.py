@@ -47,7 +47,7 @@ def test_every_prediction_is_answered_in_a_fold_after_its_run(path):
         if after and "<details>" in source(after):
             assert source(after).lstrip().startswith("<details>") and "</details>" in source(after)
     for doc in documented_outputs(path):
-        if not doc.after_run:  # only what a passing check prints stands before its cell
+        if not doc.folded:  # only what a passing check prints stands before its cell
             nxt = [c for c in load(path)["cells"][doc.index + 1:] if c["cell_type"] == "code"][0]
             assert re.match(r"\s*(check|progress)\(", source(nxt)), (
                 f"{path.name} cell {doc.index}: an expected output in plain view before its run")
