@@ -100,9 +100,6 @@ def test_one_term_per_idea(preferred, forbidden):
 #: not matched. "词数" is a token count too ("词元数").
 TOKEN_COUNT_AS_WORDS = re.compile(r"(?:\d|\$|[两三四五六七八九十])\s*个词(?![元语典])|(?<!元)词数")
 
-#: Chapters whose notebooks another branch edits (issue 21's chapters 06-10): they still say
-#: "N 个词"; strict, so the mark must go when they are fixed.
-PENDING_TOKEN_WORDING = {"06", "07", "08", "10"}
 
 
 def token_counts_as_words(text: str) -> list[str]:
@@ -114,11 +111,7 @@ def token_counts_as_words(text: str) -> list[str]:
     return [m.group(0) for m in TOKEN_COUNT_AS_WORDS.finditer(text)]
 
 
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=pytest.mark.xfail(
-        strict=True, reason="chapter edited on another branch; says N 个词 for tokens"))
-    if p.name[:2] in PENDING_TOKEN_WORDING else p for p in CHAPTERS],
-    ids=[p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
 def test_token_counts_say_词元(path):
     """One term per idea for the unit BLEU counts: 词元 (token), never "6 个词" or "词数"."""
     found = token_counts_as_words(chapter_markdown(path))
