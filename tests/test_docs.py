@@ -140,7 +140,7 @@ def test_instructor_guide_mentions_the_real_commands():
 def test_self_study_guide_mentions_the_real_commands():
     text = _read(SELF_STUDY)
     for needed in (".venv/bin/pytest --nbval notebooks/03_clipped_counts.ipynb", "make test",
-                   "make lab", "doctor()", "bleu-lesson student"):
+                   "make lab", "doctor()", "solution(\"3.1\")"):
         assert needed in text, f"self-study.md does not mention {needed!r}"
 
 

@@ -323,6 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command = [sys.executable, "-m", "jupyterlab", str(folder / START_PAGE),
                f"--ServerApp.root_dir={folder}", *args.lab_args]
+    if os.geteuid() == 0 and "--allow-root" not in command:  # JupyterLab refuses root without it
+        command.append("--allow-root")
     learner = source.resolve().parent / "jupyter-settings" / "learner"
     if learner.is_dir():  # the learner's lab: no nbgrader menus (see its page_config.json)
         os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
