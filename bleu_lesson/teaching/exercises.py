@@ -104,16 +104,19 @@ class Exercise:
 
 def same(expected: Any, got: Any, tolerance: float | None) -> bool:
     """Whether ``got`` equals ``expected``: same container types (a tuple is not a list),
-    numbers within ``tolerance`` when given, never a bool for a number.
+    numbers within ``tolerance`` when given (an expected 0 exactly), never a bool for a
+    number.
 
     >>> same([("a", "b")], [["a", "b"]], None)
     False
-    >>> same(0.5, 0.5 + 1e-12, 1e-9), same(1, True, None)
-    (True, False)
+    >>> same(0.5, 0.5 + 1e-12, 1e-9), same(1, True, None), same(0.0, 1e-77, 1e-9)
+    (True, False, False)
     """
     if isinstance(expected, bool) or isinstance(got, bool):
         return type(got) is type(expected) and got == expected
     if tolerance is not None and type(expected) in (int, float):
+        if expected == 0:  # a zero is exact: 8e-78 (NLTK's method0) is not "no match"
+            return type(got) in (int, float) and got == 0
         return type(got) in (int, float) and math.isclose(got, expected, rel_tol=0,
                                                           abs_tol=tolerance)
     if type(expected) in (tuple, list):
@@ -171,8 +174,11 @@ def _not_done(value: Any) -> bool:
     return value is ... or value is NotImplemented
 
 
-def run(exercise_id: str, answer: Any) -> CheckResult:
-    """Check ``answer`` on the exercise's fixed cases without printing."""
+def run(exercise_id: str, answer: Any, rng: random.Random | None = None) -> CheckResult:
+    """Check ``answer`` on the exercise's fixed cases, then on random cases drawn with
+    ``rng`` (a fresh one by default), without printing. The random cases are the kind
+    ``bleu-lesson check`` draws, so an answer right only on the inputs shown fails here
+    too, and a right answer passes both the first time."""
     exercises = _exercises()
     if exercise_id not in exercises:
         raise ValueError(f"unknown exercise {exercise_id!r}; known: {', '.join(exercises)}")
@@ -182,7 +188,12 @@ def run(exercise_id: str, answer: Any) -> CheckResult:
     if ex.kind == "function" and not callable(answer):
         return CheckResult(ex.id, "fail", f"  需要一个函数 (expected a function), 得到 (got): "
                                           f"{_show(answer)}")
-    for case in ex.cases:
+    fixed = len(ex.cases)
+    cases = list(ex.cases)
+    if ex.kind == "function":
+        cases += ex.hidden_cases(rng or random.Random())
+    for k, case in enumerate(cases):
+        label = "\n  (一个随机用例 / a random case)" if k >= fixed else ""
         if ex.kind == "function":
             args = copy.deepcopy(case)
             try:
@@ -191,7 +202,7 @@ def run(exercise_id: str, answer: Any) -> CheckResult:
                 return CheckResult(ex.id, "not-done")
             except Exception as exc:  # the learner's code: report it, never crash
                 return CheckResult(ex.id, "error", f"  输入 (input): {shown_input(case)}\n"
-                                                   f"  {type(exc).__name__}: {exc}")
+                                                   f"  {type(exc).__name__}: {exc}{label}")
             after: tuple | None = tuple(args)
         else:
             got, after = answer, None
@@ -199,9 +210,9 @@ def run(exercise_id: str, answer: Any) -> CheckResult:
             return CheckResult(ex.id, "not-done")
         ok, detail = verdict(ex, case, got, after)
         if not ok:
-            return CheckResult(ex.id, "fail", detail)
-    n = len(ex.cases)
-    detail = f"{n}/{n} 个测试用例" if ex.kind == "function" and ex.cases != ((),) else "答案正确"
+            return CheckResult(ex.id, "fail", detail + label)
+    detail = (f"{fixed}/{fixed} 个测试用例" if ex.kind == "function" and ex.cases != ((),)
+              else "答案正确")
     return CheckResult(ex.id, "pass", detail)
 
 

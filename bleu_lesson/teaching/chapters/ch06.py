@@ -28,19 +28,70 @@ def _my_bleu_reference(candidate: str, references: list[str]) -> float:
                          smoothing="none", effective_order=False).score
 
 
+_WORDS = ("the", "cat", "is", "on", "a", "mat", "sat", "dog", "red", "big", "猫", "垫子")
+
+
 def _hidden(rng: random.Random) -> list[tuple]:
-    words = "the The cat is on a mat sat".split()
-    def sentence(n: int) -> str:
-        return " ".join(rng.choice(words) for _ in range(n))
-    cases = []
-    for _ in range(5):
-        cand = sentence(rng.randint(4, 9))
-        refs = [cand if rng.random() < 0.3 else sentence(rng.randint(3, 10))
-                for _ in range(rng.randint(1, 3))]
-        cases.append((cand, refs))
-    # a tie for the closest reference length, the longer one listed first
-    cand = sentence(6)
-    cases.append((cand, [cand + " mat", " ".join(cand.split()[:5])]))
+    """Every draw holds a case for each rule a wrong answer may use, with all four orders
+    matching so that the score is not 0:
+
+    - a tie for the closest length, the longer listed first (tie rules, first listed);
+    - the closest length above c, the first and shortest below it and a longest one
+      (closest, shortest, first, closest-from-below, longest, no brevity penalty);
+    - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
+      (max, sum, first-only and no clipping);
+    - upper case, the full-width space U+3000, punctuation glued to a word;
+    - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
+      candidate with every 3-gram but no 4-gram matched;
+    - an empty candidate and a candidate of a few hundred tokens.
+    """
+    def words(k: int) -> list[str]:
+        return [rng.choice(_WORDS) for _ in range(k)]
+
+    def join(tokens: list[str]) -> str:
+        return " ".join(tokens)
+
+    def edited(tokens: list[str], k: int) -> list[str]:
+        out = list(tokens)  # k single-word substitutions: long runs still match
+        for _ in range(k):
+            out[rng.randrange(len(out))] = rng.choice(("dog", "red", "big"))
+        return out
+
+    base = words(rng.randint(7, 10))
+    c = len(base)
+    cases: list[tuple] = []
+    # ties: c + 1 listed before c - 1
+    cases.append((join(base), [join(base + words(1)), join(base[:-1])]))
+    # closest c + 1 (second), shortest and first c - 3, longest c + 6
+    cases.append((join(base), [join(base[:c - 3]), join(edited(base, 1) + words(1)),
+                               join(base + words(6))]))
+    # clipping: "w" three times in the candidate; the references hold it 1, 2 and 1 times
+    w = "the"
+    body = [x for x in words(8) if x != w] or ["cat"] * 8
+    cand = [w] + body[:4] + [w] + body[4:] + [w]
+    cases.append((join(cand), [join([w] + body[:4] + ["dog"] + body[4:]),
+                               join([w] + body[:4] + [w] + body[4:]),
+                               join(["a"] + body[:4] + [w] + body[4:])]))
+    # case, U+3000 and glued punctuation (the references are lower case, space-separated)
+    upper = [t.capitalize() for t in base]
+    cases.append(("\u3000".join(upper[:4]) + " " + join(upper[4:]),
+                  [join(base), join(edited(base, 2))]))
+    cases.append((join(base) + " .", [join(base) + ".", join(edited(base, 1))]))
+    # no 4-grams at all; every 3-gram but no 4-gram matched
+    short = words(3)
+    cases.append((join(short), [join(short + words(2))]))
+    cases.append((join(base[:3] + ["dog", "big"] + base[1:4]), [join(base[:3]),
+                                                                 join(base[1:4])]))
+    # empty, and long
+    cases.append(("", [join(base)]))
+    long_ref = words(rng.randint(200, 400))
+    cases.append((join(edited(long_ref, len(long_ref) // 10)), [join(long_ref),
+                                                                join(edited(long_ref, 30))]))
+    for _ in range(2):
+        ref = words(rng.randint(3, 12))
+        cases.append((join(edited(ref, rng.randint(0, 2)) + words(rng.randint(0, 2))),
+                      [join(ref) for _ in range(1)] + [join(words(rng.randint(3, 12)))
+                                                       for _ in range(rng.randint(0, 2))]))
     return cases
 
 

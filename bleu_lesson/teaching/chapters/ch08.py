@@ -48,10 +48,20 @@ def _judge_per_segment(case: tuple, got: Any) -> tuple[bool, str]:
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    cases = []
-    for _ in range(5):
-        k, n = rng.randint(1, 4), rng.randint(1, 5)
-        cases.append(([[f"{chr(97 + s)}{i}" for i in range(n)] for s in range(k)],))
+    """Every draw holds: more streams than segments and more segments than streams (2 or
+    more of each), a square layout (k = n), one stream, one segment, a segment whose
+    references are equal or out of alphabetical order, and a couple of hundred segments."""
+    def streams(k: int, n: int) -> list[list[str]]:
+        return [[f"{chr(122 - s)}{i}" for i in range(n)] for s in range(k)]
+    k = rng.randint(2, 4)
+    n = rng.randint(k + 1, 6)
+    same = streams(2, 3)
+    same[1][1] = same[0][1]  # segment 1's two references are the same sentence
+    cases: list[tuple] = [
+        (streams(n, k),), (streams(k, n),), (streams(k, k),), (streams(1, n),),
+        (streams(k, 1),), (same,), (streams(rng.randint(2, 3), rng.randint(200, 300)),),
+    ]
+    cases += [(streams(rng.randint(1, 4), rng.randint(1, 5)),) for _ in range(2)]
     return cases
 
 

@@ -26,8 +26,23 @@ def _ci_half_width(scores: list[float]) -> float:
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    return [([round(rng.gauss(0.3, 0.05), 6) for _ in range(rng.randint(40, 400))],)
-            for _ in range(4)]
+    """Every draw holds: fewer than 40 scores (the cut-off index is 0), a count whose
+    n % 40 is over 20 (round(n / 40) differs from n // 40) and one whose n % 40 is
+    below 20 (ceil differs), a multiple of 40, repeated scores, unsorted scores, and a
+    thousand scores."""
+    def scores(n: int) -> list[float]:
+        return [round(rng.gauss(0.3, 0.05), 6) for _ in range(n)]
+    tied = scores(60) + [0.25] * 10 + [0.35] * 10
+    rng.shuffle(tied)
+    cases: list[tuple] = [
+        (scores(rng.randint(5, 39)),),
+        (scores(40 * rng.randint(1, 9) + rng.randint(21, 39)),),
+        (scores(40 * rng.randint(1, 9) + rng.randint(1, 19)),),
+        (scores(40 * rng.randint(2, 10)),),
+        (tied,),
+        (scores(rng.randint(1000, 1200)),),
+    ]
+    return cases
 
 
 # --- 9.2 (issue 13): predict which system's rank changes under reference B ---------------
@@ -61,9 +76,9 @@ def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
                            f"WMT22 zh-en; set BLEU_LESSON_WMT22_DIR): {exc}")
     truth = _RANK_CHANGES[0]
     guess = set(got)
-    # a wrong prediction is told how far off it is, not the answer (it could be copied)
-    return guess == truth, (f"你预测 {sorted(guess)}：名次变了的系统有 {len(truth)} 个，"
-                            f"你说中了 {len(guess & truth)} 个，多说了 {len(guess - truth)} 个")
+    # a wrong prediction is told only that it is wrong: a count of hits and misses could be
+    # asked again and again, one system at a time, until it gives the answer away
+    return guess == truth, f"你预测 {sorted(guess)}：不对 (not the systems whose rank changes)"
 
 
 EXERCISES = (

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import numbers
+import random
 from typing import Any
 
 from bleu_lesson.analysis.agreement import disagreements, kendall_tau, pairwise_accuracy
@@ -52,14 +53,45 @@ _PAIRS_CASES = (
     ({"a": 1.0, "b": 1.0, "c": 5.0}, {"a": 0.1, "b": 0.2, "c": 0.3}),   # the metric ties a, b
 )
 
-def _hidden_pairs(rng) -> list[tuple[dict[str, float], dict[str, float]]]:
-    """Hidden cases for 10.2 and 10.3: 3 to 6 systems with random metric and human scores."""
-    cases = []
-    for _ in range(3):
-        names = [f"sys{k}" for k in range(rng.randint(3, 6))]
-        cases.append(({n: round(rng.uniform(20, 40), 2) for n in names},
-                      {n: round(rng.uniform(-1, 1), 3) for n in names}))
-    return cases
+def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """Hidden cases for 10.2 and 10.3. Every draw holds: a pair people tie, a pair the
+    metric ties while people do not, a discordant pair with the largest human gap whose
+    metric gap is small while another discordant pair has the largest metric gap, two
+    systems, and thirty systems. No two discordant pairs share the largest human gap (the
+    strongest disagreement is unique)."""
+    def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
+        return ({n: rng.uniform(20, 40) for n in names}, {n: rng.uniform(-1, 1) for n in names})
+
+    def names(k: int) -> list[str]:
+        return [f"sys{i}" for i in rng.sample(range(100), k)]
+
+    def unique(case: tuple[dict[str, float], dict[str, float]]) -> bool:
+        gaps = [d[3] for d in disagreements(*case)]
+        return len(gaps) < 2 or gaps[0] != gaps[1]
+
+    out: list[tuple[dict[str, float], dict[str, float]]] = []
+    while len(out) < 3:
+        a, b, c, d = names(4)
+        metric, human = scores([a, b, c, d])
+        human[b] = human[a]                              # people tie a and b
+        metric[d] = metric[c]                            # the metric ties c and d,
+        human[c], human[d] = -0.99, 0.99                 # people's largest gap
+        if unique((metric, human)):
+            out.append((metric, human))
+    # a, b: discordant with the largest human gap, a small metric gap; c, d: discordant with
+    # the largest metric gap, a small human gap
+    a, b, c, d = names(4)
+    out.append(({a: 30.0, b: 30.5, c: 20.0, d: 39.0}, {a: 0.9, b: -0.9, c: 0.05, d: 0.0}))
+    out.append(scores(names(2)))
+    big = scores(names(30))
+    while not unique(big):
+        big = scores(names(30))
+    out.append(big)
+    for _ in range(2):
+        case = scores(names(rng.randint(3, 6)))
+        if unique(case):
+            out.append(case)
+    return out
 
 
 EXERCISES = (
