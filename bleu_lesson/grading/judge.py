@@ -611,25 +611,35 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                    data: bytes | None = None) -> list[Verdict]:
     """Run notebook ``nb`` (read from ``path``) in a sandbox and judge ``exercises``.
 
-    Each exercise is judged once right after the cell that checks it (so a later hang
-    still leaves a real verdict) and again after the last cell (the verdict reported).
+    The notebook runs in a kernel (its errors and a hang are noted). The values judged
+    come from ``bleu_lesson.grading.world``: the code cells run again in a process where
+    the exercise's reference does not exist, and the answers are called there. Only an
+    exercise marked ``in_kernel`` (its answer runs sacrebleu itself) is judged in the
+    kernel, right after the cell that checks it (so a later hang still leaves a real
+    verdict) and again after the last cell.
     """
+    from .world import judge_in_world
+
     sub = Submission(Path(path), timeout, limits or Limits(), kind=kind, data=data)
     # separate draws: the inputs the kernel saw at an early verdict are not the final ones
     early = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
     hidden = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
-    by_id = {ex.id: ex for ex in exercises}
+    by_id = {ex.id: ex for ex in exercises if ex.in_kernel}
+    in_world = [ex for ex in exercises if not ex.in_kernel]
     judged: dict[str, tuple[Verdict, int]] = {}
     first_error = ""
+    hung = ""
+    failed = ""
+    kernel: dict[str, Verdict] = {}
     cells = [(i, c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"]
     try:
         try:
             sub.start()
         except KernelFailed as exc:
-            return [Verdict(ex.id, "error", str(exc)) for ex in exercises]
+            failed = str(exc)
         current = -1
         try:
-            for index, cell in cells:
+            for index, cell in cells if not failed else ():
                 current = index
                 source = cell.get("source", "")
                 source = "".join(source) if isinstance(source, list) else source
@@ -642,28 +652,51 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                     if ex_id in by_id:
                         judged[ex_id] = (sub.judge(by_id[ex_id], early[ex_id]), index)
             current = -1
-            final = [sub.judge(ex, hidden[ex.id]) for ex in exercises]
+            if not failed:
+                kernel = {ex.id: sub.judge(ex, hidden[ex.id]) for ex in by_id.values()}
         except Timeout:
-            where = _cell_name(nb, current) if current >= 0 else "judging the answers"
-            out = []
-            for ex in exercises:
-                if ex.id in judged:
-                    v, idx = judged[ex.id]
-                    note = (f"judged after cell {idx}; then the notebook did not finish "
-                            f"within {timeout:g} s ({where} hung)")
-                    out.append(Verdict(ex.id, v.status, _join(v.detail, note)))
-                else:
-                    out.append(Verdict(ex.id, "timeout", f"did not finish within "
-                                                         f"{timeout:g} s: {where} hung"))
-            return out
+            hung = _cell_name(nb, current) if current >= 0 else "judging the answers"
         except KernelFailed as exc:
             where = _cell_name(nb, current) if current >= 0 else "judging"
-            return [Verdict(ex.id, "error", f"{exc} ({where})") for ex in exercises]
+            failed = f"{exc} ({where})"
     finally:
         sub.close()
+    world: dict[str, Any] = {}
+    if in_world and not failed:
+        world = judge_in_world(in_world, nb, {ex.id: [tuple(c) for c in ex.cases] +
+                                              hidden[ex.id] for ex in in_world},
+                               timeout, limits, kind)
     out = []
-    for v in final:
-        if first_error and v.status != "pass":
+    for ex in exercises:
+        if failed:
+            v = Verdict(ex.id, "error", failed)
+        elif ex.in_kernel and hung:
+            if ex.id in judged:
+                v, idx = judged[ex.id]
+                v = Verdict(ex.id, v.status, _join(v.detail, (
+                    f"judged after cell {idx}; then the notebook did not finish within "
+                    f"{timeout:g} s ({hung} hung)")))
+            else:
+                v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
+                                              f"{hung} hung")
+        elif ex.in_kernel:
+            v = kernel[ex.id]
+        else:
+            reply = world[ex.id]
+            cases = [tuple(c) for c in ex.cases] + hidden[ex.id]
+            if reply.get("status") == "world-failed":
+                status = "timeout" if hung or "did not finish" in str(reply.get("why")) \
+                    else "error"
+                why = _short(reply.get("why"), 200)
+                v = Verdict(ex.id, status, f"{why} ({hung} hung in the kernel)" if hung
+                            else why)
+            else:
+                v = judge_exercise(ex, reply, cases, len(hidden[ex.id]))
+                if hung:
+                    v = Verdict(ex.id, v.status, _join(v.detail, (
+                        f"the notebook did not finish within {timeout:g} s in the kernel "
+                        f"({hung} hung); judged without that cell")))
+        if first_error and v.status != "pass" and not failed:
             v = Verdict(v.exercise, v.status, _join(v.detail, first_error))
         out.append(v)
     return out

@@ -244,7 +244,7 @@ def _python_paths() -> list[Path]:
         p = sysconfig.get_path(key)
         if p:
             paths.add(Path(p))
-    package = Path(__file__).resolve().parent  # the package folder only, not the repo
+    package = Path(__file__).resolve().parents[1]  # the package folder only, not the repo
     paths.add(package)
     exe = Path(os.path.abspath(sys.executable))
     paths.add(exe.parent)
@@ -257,6 +257,39 @@ def _python_paths() -> list[Path]:
     return kept
 
 
+def _stdlib_paths() -> list[Path]:
+    """The folders of the Python installation itself (its standard library and binary),
+    without the virtual environment or the package."""
+    exe = Path(os.path.realpath(sys.executable))
+    paths = {Path(sys.base_prefix).resolve(), exe.parent}
+    for key in ("stdlib", "platstdlib"):
+        p = sysconfig.get_path(key, vars={"base": sys.base_prefix,
+                                          "platbase": sys.base_exec_prefix})
+        if p:
+            paths.add(Path(p).resolve())
+    kept: list[Path] = []
+    for folder in sorted((p for p in paths if p.exists()), key=lambda p: len(p.parts)):
+        if not any(_within(folder, k) for k in kept):
+            kept.append(folder)
+    return kept
+
+
+def _package_folders() -> list[Path]:
+    """Every folder third-party packages live in that a bare sandbox can see: the
+    installation's site-packages and the system's dist-packages (covered by an empty
+    tmpfs, so no interpreter in there finds NLTK, sacrebleu or numpy)."""
+    import glob
+
+    found = {Path(p) for p in (sysconfig.get_path("purelib", vars={"base": sys.base_prefix}),
+                               sysconfig.get_path("platlib",
+                                                  vars={"platbase": sys.base_exec_prefix}))
+             if p}
+    for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages",
+                    "/usr/lib64/python3*/*-packages", "/usr/lib/python3/dist-packages"):
+        found.update(Path(p) for p in glob.glob(pattern))
+    return sorted({p.resolve() for p in found if p.is_dir()})
+
+
 class Sandbox:
     """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
 
@@ -265,12 +298,16 @@ class Sandbox:
     """
 
     def __init__(self, limits: Limits | None = None, *, kind: str | None = None,
-                 readable: tuple[str | Path, ...] = ()) -> None:
+                 readable: tuple[str | Path, ...] = (), bare: bool = False) -> None:
         self.limits = limits or Limits()
         self.kind = kind or backend()
         if self.kind not in BACKENDS:
             raise ValueError(f"kind must be one of {', '.join(BACKENDS)}, got {self.kind!r}")
         self.readable = [Path(p).resolve() for p in readable if Path(p).exists()]
+        #: ``bare``: the Python installation's standard library only (every site-packages
+        #: and dist-packages folder covered, no virtual environment, no package, no data),
+        #: for the judging child of ``bleu_lesson.grading.world``
+        self.bare = bare
         self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
         self.home = self.workdir / "home"
         self.tmp = self.workdir / "tmp"
@@ -285,7 +322,7 @@ class Sandbox:
                 os.chown(d, self.uid, self.uid)
         #: the WMT22 folder the kernel gets read-only (found once: the mounts and the
         #: environment name the same one)
-        self.data = wmt22_folder()
+        self.data = None if bare else wmt22_folder()
         self.proc: subprocess.Popen | None = None
         self.killed = False
 
@@ -323,7 +360,7 @@ class Sandbox:
                  "--perms", "1777", "--size", tmpfs, "--tmpfs", "/tmp",
                  "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
         system = [Path("/usr"), Path("/etc")]
-        binds = [(p, "--ro-bind") for p in _python_paths()]
+        binds = [(p, "--ro-bind") for p in (_stdlib_paths() if self.bare else _python_paths())]
         if self.data is not None:
             binds += [(p, "--ro-bind") for p in _data_paths(self.data)]
         binds += [(p, "--ro-bind") for p in self.readable]
@@ -339,6 +376,9 @@ class Sandbox:
                 made.add(parent)
             args += [how, str(path), str(path)]
             made.add(path)
+        if self.bare:
+            for hidden in _package_folders():
+                args += ["--size", str(1024 ** 2), "--tmpfs", str(hidden)]
         return args
 
     def command(self, argv: list[str]) -> list[str]:
@@ -378,6 +418,12 @@ class Sandbox:
         for folder in [*_python_paths(), *data]:
             q = shlex.quote(str(folder))
             lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
+        if self.bare:
+            hide = [*_package_folders(), Path(sys.prefix).resolve(),
+                    Path(__file__).resolve().parents[1]]
+            for folder in dict.fromkeys(hide):
+                lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                             f"{shlex.quote(str(folder))}")
         notebooks = Path(__file__).resolve().parents[2] / "notebooks"
         if notebooks.is_dir():
             lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "

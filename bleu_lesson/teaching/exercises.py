@@ -68,6 +68,8 @@ class Exercise:
     ``forbidden`` names the library functions (``"bleu_lesson.core.brevity.brevity_penalty"``)
     the exercise asks the learner to write: they are unavailable while the answer is
     judged by ``bleu-lesson check``. ``generate(rng)`` draws extra hidden cases.
+    ``building_blocks`` names the ``bleu_lesson.core`` modules the answer may use there:
+    the check runs it in a world where nothing else of the library exists.
     """
 
     id: str
@@ -81,6 +83,11 @@ class Exercise:
     judge: Callable[[tuple, Any], tuple[bool, str]] | None = None
     forbidden: tuple[str, ...] = ()
     generate: Callable[[random.Random], Sequence[tuple]] | None = None
+    #: the modules of ``bleu_lesson.core`` the answer may use when ``bleu-lesson check``
+    #: judges it (earlier chapters' functions); everything else is absent there
+    building_blocks: tuple[str, ...] = ()
+    #: judged in the learner's kernel instead (8.2: the answer itself runs sacrebleu)
+    in_kernel: bool = False
 
     def __post_init__(self) -> None:
         if self.reference is None and self.judge is None:

@@ -62,7 +62,7 @@ EXERCISES = (
         (["a"], [["b"]], 2),
     ), hint="每个 n 元语法的计数不能超过它在任何一条参考译文中出现的最大次数。",
         forbidden=("bleu_lesson.core.clipping.clipped_counts", "bleu_lesson.core.seed.count_clipped_ngrams"),
-        generate=_hidden),
+        generate=_hidden, building_blocks=("ngrams",)),
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -66,11 +66,11 @@ EXERCISES = (
     Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
         (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
     ), tolerance=1e-9, hint="c > r 时为 1；c = 0 时为 0；否则 exp(1 - r/c)。",
-        forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp),
+        forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp, building_blocks=("ngrams", "clipping")),
     Exercise("4.2", "最接近的参考长度 my_closest_ref_length", closest_ref_length, (
         (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),
     ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。",
-        forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest),
+        forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest, building_blocks=("ngrams", "clipping")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

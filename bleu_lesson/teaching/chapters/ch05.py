@@ -49,7 +49,7 @@ EXERCISES = (
         ([0.5, 0.5], [0.5, 0.5]), ([0.9, 0.0, 0.5, 0.5], [0.25] * 4),
         ([0.9, 0.0, 0.5], [0.5, 0.0, 0.5]),
     ), tolerance=1e-9, hint="exp(Σ w_n · log p_n)；权重为正的某个 p_n 为 0 时结果为 0。",
-        forbidden=("bleu_lesson.core.bleu.geometric_mean",), generate=_hidden),
+        forbidden=("bleu_lesson.core.bleu.geometric_mean",), generate=_hidden, building_blocks=("ngrams", "clipping", "brevity")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

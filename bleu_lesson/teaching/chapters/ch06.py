@@ -134,6 +134,10 @@ def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
     return fluent < 0.2 and garbage > 0.5, f"fluent {fluent:.4f}, garbage {garbage:.4f}"
 
 
+#: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
+_BLOCKS = ("ngrams", "clipping", "brevity")
+
+
 EXERCISES = (
     Exercise("6.1", "组装 BLEU my_bleu", _my_bleu_reference, (
         ("The cat is on the mat", _SEED_REFS), ("The cat is on the mat", _SEED_REFS[:1]),
@@ -161,16 +165,16 @@ EXERCISES = (
                    "bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.BleuScorer.score",
                    "bleu_lesson.core.bleu.BleuScorer.sentence_scores",
                    "bleu_lesson.core.seed.compute_bleu"),
-        generate=_hidden),
+        generate=_hidden, building_blocks=_BLOCKS),
     Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
              extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
                               "sentence_bleu（sacrebleu 的默认设置）严格变小"},
-             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。"),
+             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。", building_blocks=_BLOCKS),
     Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
              judge=_judge_extremes,
              extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
                               "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
-             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。"),
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。", building_blocks=_BLOCKS),
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -70,7 +70,7 @@ EXERCISES = (
              "(不平滑)；不要平均句子分数。",
         forbidden=("bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.corpus_bleu",
                    "bleu_lesson.core.bleu.sentence_bleu", "bleu_lesson.core.bleu.BleuScorer.score_stats"),
-        generate=_hidden),
+        generate=_hidden, building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

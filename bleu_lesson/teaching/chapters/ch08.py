@@ -139,11 +139,12 @@ EXERCISES = (
     ), hint="sacrebleu 的 refs[k][i] 是第 k 个参考流的第 i 句；要得到 out[i][k]：一个 list，"
             "每个句段的参考是一个 list（tuple 也可以，例如 list(zip(*refs))）。",
         judge=_judge_per_segment, forbidden=("bleu_lesson.core.bleu.references_from_streams",),
-        generate=_hidden),
+        generate=_hidden, building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
     Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
              extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
                               "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},
-             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。"),
+             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。",
+             in_kernel=True),
 )
 
 QUESTIONS: tuple[Question, ...] = (

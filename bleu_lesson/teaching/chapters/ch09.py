@@ -81,6 +81,10 @@ def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
     return guess == truth, f"你预测 {sorted(guess)}：不对 (not the systems whose rank changes)"
 
 
+#: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
+_BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a", "tokzh")
+
+
 EXERCISES = (
     Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
         ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
@@ -88,11 +92,11 @@ EXERCISES = (
     ), tolerance=1e-12,
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
              "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",
-        forbidden=("bleu_lesson.analysis.significance._estimate_ci",), generate=_hidden),
+        forbidden=("bleu_lesson.analysis.significance._estimate_ci",), generate=_hidden, building_blocks=_BLOCKS),
     Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
              judge=_judge_rank_prediction,
              extra={"expect": "系统名的集合：只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
-             hint="看只用参考 A 时分数挨得很近的几对系统。"),
+             hint="看只用参考 A 时分数挨得很近的几对系统。", building_blocks=_BLOCKS),
 )
 
 QUESTIONS: tuple[Question, ...] = (

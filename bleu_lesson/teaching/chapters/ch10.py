@@ -94,17 +94,21 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     return out
 
 
+#: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
+_BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a", "tokzh")
+
+
 EXERCISES = (
     Exercise("10.1", "手算平局不计的 τ my_tau", _tau_by_hand, ((),),
              tolerance=5e-4, judge=_judge_tau,
-             hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。"),
+             hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。", building_blocks=_BLOCKS),
     Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
              tolerance=1e-9, generate=_hidden_pairs,
-             hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。"),
+             hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。", building_blocks=_BLOCKS),
     Exercise("10.3", "分歧最大的一对 my_strongest_disagreement", _strongest, _PAIRS_CASES,
              generate=_hidden_pairs,
              hint="在指标和人排序相反的系统对里，找人的分数差最大的一对；返回 (人更喜欢的系统, 另一个)；"
-                  "没有这样的对时返回 None。"),
+                  "没有这样的对时返回 None。", building_blocks=_BLOCKS),
 )
 
 
