@@ -139,9 +139,21 @@ SUBMISSIONS = {
 }
 
 
-def _notebook(chapter: int, cells: list[str]) -> dict:
+# Evasion by naming: no chapter metadata, no NN_ in the file name (chapter None below)
+NAMING = {
+    "renamed_without_metadata": ("my_homework.ipynb", None, "4.1", [
+        RIGHT_BP, "from bleu_lesson.teaching.exercises import check\n"
+                  "check('4.1', my_brevity_penalty)\n"], "pass"),
+    "nothing_to_tell_the_chapter": ("homework.ipynb", None, "-", ["print('hello')\n"],
+                                    "not-pass"),
+}
+SUBMISSIONS.update(NAMING)
+
+
+def _notebook(chapter: int | None, cells: list[str]) -> dict:
+    meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"bleu_lesson": {"chapter": f"{chapter:02d}"},
+            "metadata": {**meta,
                          "kernelspec": {"name": "python3", "display_name": "Python 3",
                                         "language": "python"}},
             "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
@@ -174,6 +186,19 @@ def test_attack_gets_no_pass_and_honest_work_passes(rows, name):
         assert row.status == "pass", (name, row)
     else:
         assert row.status in ("fail", "error", "not-done"), (name, row)
+
+
+def test_a_renamed_notebook_still_has_a_row_for_each_exercise(rows):
+    """4.2 was deleted along with the chapter's name and metadata: it still has a row."""
+    got = rows["renamed_without_metadata"]
+    assert sorted(got) == ["4.1", "4.2"]
+    assert got["4.2"].status == "not-done"
+    assert "judged as chapter 04 from its content" in got["4.1"].detail
+
+
+def test_a_notebook_of_no_known_chapter_is_an_error_that_says_so(rows):
+    row = rows["nothing_to_tell_the_chapter"]["-"]
+    assert row.status == "error" and "cannot tell which chapter" in row.detail
 
 
 def test_the_package_copy_the_attacks_name_is_real():

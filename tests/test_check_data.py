@@ -212,7 +212,7 @@ def test_unshare_kernel_cannot_undo_its_mounts(cache_only):
     """Before: a kernel that stays uid 0 (its Python is not readable by other users) kept
     every capability, so it could unmount the tmpfs over notebooks/ and read the solutions,
     or remount the package read-write; and the data folder was not read-only at all."""
-    package = Path(course.__file__).resolve().parent
+    package = Path(course.__file__).resolve().parents[1]  # bleu_lesson, not grading/
     notebooks = package.parent / "notebooks"
     code = ("import os, subprocess, json\n"
             f"u = subprocess.run(['umount', {str(notebooks)!r}], capture_output=True)\n"

@@ -65,7 +65,10 @@ from .sandbox import Limits, Sandbox
 __all__ = ["Submission", "Verdict", "encode", "decode", "Timeout", "KernelFailed",
            "judge_exercise"]
 
-MAX_REPLY = 20 * 1024 ** 2  # bytes of JSON read back from one judging cell
+MAX_REPLY = 4 * 1024 ** 2  # bytes of JSON read back from one judging cell
+#: The largest message the checker accepts from a kernel (ZMQ drops the connection of a
+#: kernel that sends more: its output cannot swell the checker).
+MAX_MESSAGE = 8 * 1024 ** 2
 
 
 class Timeout(Exception):
@@ -116,9 +119,17 @@ def encode(value: Any, _depth: int = 0) -> Any:
     raise TypeError(f"cannot send a {t.__name__} to the kernel")
 
 
-def decode(data: Any, _depth: int = 0) -> Any:
+#: Bounds of one decoded value: nodes in all, and entries of sets and dicts in all. The
+#: second keeps hashing cheap whatever the kernel sends: ints (and tuples of ints) hash
+#: alike on purpose cost a set quadratic time, so no reply may hold many of them.
+MAX_NODES = 1_000_000
+MAX_HASHED = 2_000
+
+
+def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
     """JSON data from the kernel -> fresh values of exactly the plain types; raises
-    ``ValueError`` for anything else (the kernel is not trusted to send valid data).
+    ``ValueError`` for anything else (the kernel is not trusted to send valid data), and
+    for a value of more than ``MAX_NODES`` parts or ``MAX_HASHED`` set and dict entries.
 
     >>> decode([{"__tuple__": ["the", "cat"]}, 1])
     [('the', 'cat'), 1]
@@ -126,36 +137,48 @@ def decode(data: Any, _depth: int = 0) -> Any:
     Traceback (most recent call last):
     ...
     ValueError: not a plain value: {'__class__': 'os.system'}
+    >>> decode({"__set__": list(range(3000))})
+    Traceback (most recent call last):
+    ...
+    ValueError: more than 2000 set or dict entries
     """
     from bleu_lesson.core.stats import BleuStats
 
+    budget = _budget if _budget is not None else [MAX_NODES, MAX_HASHED]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ValueError(f"a value of more than {MAX_NODES} parts")
     if _depth > 100:
         raise ValueError("value nested too deeply")
     t = type(data)
     if data is None or t in (bool, int, float, str):
         return data
     if t is list:
-        return [decode(v, _depth + 1) for v in data]
+        return [decode(v, _depth + 1, budget) for v in data]
     if t is dict and len(data) == 1:
         (tag, body), = data.items()
         if tag == "__tuple__" and type(body) is list:
-            return tuple(decode(v, _depth + 1) for v in body)
+            return tuple(decode(v, _depth + 1, budget) for v in body)
         if tag == "__float__" and body in ("nan", "inf", "-inf"):
             return float(body)
+        if tag in ("__dict__", "__set__") and type(body) is list:
+            budget[1] -= len(body)
+            if budget[1] < 0:
+                raise ValueError(f"more than {MAX_HASHED} set or dict entries")
         if tag == "__dict__" and type(body) is list:
             out = {}
             for pair in body:
                 if type(pair) is not list or len(pair) != 2:
                     raise ValueError("malformed dict entry")
-                key = decode(pair[0], _depth + 1)
+                key = decode(pair[0], _depth + 1, budget)
                 try:
                     hash(key)
                 except TypeError:
                     raise ValueError("unhashable dict key") from None
-                out[key] = decode(pair[1], _depth + 1)
+                out[key] = decode(pair[1], _depth + 1, budget)
             return out
         if tag == "__set__" and type(body) is list:
-            items = [decode(v, _depth + 1) for v in body]
+            items = [decode(v, _depth + 1, budget) for v in body]
             try:
                 return set(items)
             except TypeError:
@@ -359,7 +382,13 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
         return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
     status = reply["status"]
     if status == "missing":
-        return Verdict(ex.id, "not-done", f"{name} is not defined")
+        errors = reply.get("errors")
+        why = ""
+        if type(errors) is list and errors and all(type(e) is str for e in errors):
+            blocks = ", ".join(ex.building_blocks) or "none"
+            why = (f" where it is judged (only the standard library and the building blocks "
+                   f"bleu_lesson.core.{{{blocks}}} exist there): " + _short("; ".join(errors)))
+        return Verdict(ex.id, "not-done", f"{name} is not defined" + why)
     if status == "not-done":
         return Verdict(ex.id, "not-done", "")
     if status == "not-callable":
@@ -491,7 +520,10 @@ class Submission:
         cmd = [os.path.abspath(sys.executable), "-m", "ipykernel_launcher", "-f", str(conn),
                "--HistoryManager.enabled=False"]
         self.sandbox.start(cmd, stdout=subprocess.DEVNULL, stderr=self._log)
-        client = BlockingKernelClient()
+        import zmq
+
+        client = BlockingKernelClient(context=zmq.Context())
+        client.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)  # every channel's socket
         client.load_connection_file(str(conn))
         client.start_channels()
         self.client = client
@@ -531,6 +563,7 @@ class Submission:
         if self.client is not None:
             try:
                 self.client.stop_channels()
+                self.client.context.destroy(linger=0)
             except Exception:  # pragma: no cover - closing sockets of a dead kernel
                 pass
         self.sandbox.close()
@@ -629,6 +662,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
     judged: dict[str, tuple[Verdict, int]] = {}
     first_error = ""
     hung = ""
+    hung_at = -1
     failed = ""
     kernel: dict[str, Verdict] = {}
     cells = [(i, c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"]
@@ -656,16 +690,17 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                 kernel = {ex.id: sub.judge(ex, hidden[ex.id]) for ex in by_id.values()}
         except Timeout:
             hung = _cell_name(nb, current) if current >= 0 else "judging the answers"
+            hung_at = current if current >= 0 else len(nb.cells)
         except KernelFailed as exc:
             where = _cell_name(nb, current) if current >= 0 else "judging"
             failed = f"{exc} ({where})"
     finally:
         sub.close()
     world: dict[str, Any] = {}
-    if in_world and not failed:
+    if in_world and not failed:  # the cells the kernel ran (not the one that hung)
         world = judge_in_world(in_world, nb, {ex.id: [tuple(c) for c in ex.cases] +
                                               hidden[ex.id] for ex in in_world},
-                               timeout, limits, kind)
+                               timeout, limits, kind, before=hung_at if hung else None)
     out = []
     for ex in exercises:
         if failed:
@@ -690,6 +725,9 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                 why = _short(reply.get("why"), 200)
                 v = Verdict(ex.id, status, f"{why} ({hung} hung in the kernel)" if hung
                             else why)
+            elif hung and reply.get("status") == "missing":
+                v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
+                                              f"{hung} hung")
             else:
                 v = judge_exercise(ex, reply, cases, len(hidden[ex.id]))
                 if hung:

@@ -79,7 +79,8 @@ from pathlib import Path
 
 from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
 
-__all__ = ["Limits", "Sandbox", "backend", "describe", "wmt22_folder", "BACKENDS", "PREFIX"]
+__all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "wmt22_folder", "BACKENDS",
+           "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
@@ -290,6 +291,27 @@ def _package_folders() -> list[Path]:
     return sorted({p.resolve() for p in found if p.is_dir()})
 
 
+_ALL: set[Sandbox] = set()  # every sandbox not yet closed, to close them all at once
+_ALL_LOCK = threading.Lock()
+_CLOSING = threading.Event()
+
+
+def close_all() -> int:
+    """Kill and remove every sandbox of this process, and refuse new ones (an interrupted
+    or terminated ``check``: no copy of a submission survives). Returns how many."""
+    _CLOSING.set()
+    with _ALL_LOCK:
+        boxes = list(_ALL)
+    for box in boxes:
+        box.close()
+    return len(boxes)
+
+
+def allow_new() -> None:
+    """Accept new sandboxes again (a new ``check`` run after ``close_all``)."""
+    _CLOSING.clear()
+
+
 class Sandbox:
     """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
 
@@ -315,6 +337,11 @@ class Sandbox:
         self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
         for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
             d.mkdir()
+        if _CLOSING.is_set():
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise RuntimeError("the checker is shutting down: no new sandbox")
+        with _ALL_LOCK:
+            _ALL.add(self)
         self.as_nobody = _as_nobody(self.kind)  # an unprivileged uid, its own if it can
         self.uid = _take_uid() if self.as_nobody else os.geteuid()
         if self.as_nobody:
@@ -478,6 +505,8 @@ class Sandbox:
         """Kill the sandbox, remove its work folder and give its uid back to the pool."""
         self.kill()
         shutil.rmtree(self.workdir, ignore_errors=True)
+        with _ALL_LOCK:
+            _ALL.discard(self)
         if self.as_nobody and self.uid != NOBODY and (self.proc is None or
                                                       self.proc.poll() is not None):
             _give_back(self.uid)  # everything in its PID namespace died with it

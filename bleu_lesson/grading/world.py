@@ -79,9 +79,11 @@ def build_world(building_blocks: Sequence[str], folder: Path) -> Path:
     return folder
 
 
-def _code_cells(nb: Any) -> list[str]:
+def _code_cells(nb: Any, before: int | None = None) -> list[str]:
     out = []
-    for cell in nb.cells:
+    for index, cell in enumerate(nb.cells):
+        if before is not None and index >= before:
+            break
         if cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
@@ -91,18 +93,19 @@ def _code_cells(nb: Any) -> list[str]:
 
 def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tuple]],
                    timeout: float, limits: Limits | None = None,
-                   kind: str | None = None) -> dict[str, Any]:
+                   kind: str | None = None, before: int | None = None) -> dict[str, Any]:
     """Run notebook ``nb``'s code cells once in the world of ``exercises`` (the building
     blocks all of them allow) and call each answer on its ``cases[ex.id]``. Returns each
     exercise's reply as untrusted JSON data, to decode with ``judge.judge_exercise``; an
     exercise with no reply (the child was killed after ``timeout`` seconds, or sent
-    nothing readable) maps to ``{"status": "world-failed", "why": ...}``."""
+    nothing readable) maps to ``{"status": "world-failed", "why": ...}``. ``before``: only
+    the cells before this index run (those the kernel ran before it hung)."""
     from .judge import encode
 
     blocks = [b for b in exercises[0].building_blocks
               if all(b in ex.building_blocks for ex in exercises)]
     request = json.dumps({
-        "cells": _code_cells(nb),
+        "cells": _code_cells(nb, before),
         "answers": [{"name": ex.answer_name, "cases": [encode(list(c)) for c in cases[ex.id]]}
                     for ex in exercises],
         "cell_seconds": max(1, int(min(10, timeout / 2)))})

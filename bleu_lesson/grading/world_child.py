@@ -172,33 +172,47 @@ def _alarm(signum: int, frame: Any) -> None:
     raise CellTimeout()
 
 
-def run_cells(cells: list[str], ns: dict, seconds: int) -> None:
-    """Run each cell in ``ns``, ignoring its errors; a cell gets ``seconds`` of time."""
+def run_cells(cells: list[str], ns: dict, seconds: int) -> list[str]:
+    """Run each cell in ``ns``; a cell gets ``seconds`` of time. Returns the errors of the
+    cells that raised (``"cell 3: NameError: …"``): a cell's failure is the learner's."""
     signal.signal(signal.SIGALRM, _alarm)
-    for source in cells:
+    errors = []
+    for k, source in enumerate(cells):
         try:
-            code = compile(runnable(source), "<cell>", "exec")
-        except (SyntaxError, ValueError):
+            code = compile(runnable(source), f"<cell {k}>", "exec")
+        except (SyntaxError, ValueError) as exc:
+            errors.append(f"cell {k}: {type(exc).__name__}: {exc}"[:300])
             continue
         signal.alarm(seconds)
         try:
             exec(code, ns)
-        except BaseException:  # noqa: BLE001 - a cell's failure is the learner's business
-            pass
+        except CellTimeout:
+            errors.append(f"cell {k}: did not finish within {seconds} s")
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(f"cell {k}: {type(exc).__name__}: {exc}"[:300])
         finally:
             signal.alarm(0)
+    return errors
 
 
 def judge(request: dict) -> dict:
     """Run the cells once, then judge each answer asked for: ``{"replies": [...]}``."""
     sys.meta_path.append(AbsentFinder())
+    try:  # a name the world's bleu_lesson lacks is absent too, not a module
+        import bleu_lesson
+        bleu_lesson.__dict__.setdefault("__getattr__", lambda name: ABSENT)
+    except Exception:  # noqa: BLE001 - no bleu_lesson at all: every name is absent anyway
+        pass
     stats = _bleu_stats()
     ns: dict = {"__name__": "__main__", "display": ABSENT, "get_ipython": ABSENT}
-    run_cells(list(request["cells"]), ns, int(request.get("cell_seconds", 10)))
+    errors = run_cells(list(request["cells"]), ns, int(request.get("cell_seconds", 10)))
     replies = []
     for ask in request["answers"]:
         try:
-            replies.append(judge_one(ns, ask["name"], ask["cases"], stats))
+            reply = judge_one(ns, ask["name"], ask["cases"], stats)
+            if reply["status"] == "missing":
+                reply["errors"] = errors[:3]
+            replies.append(reply)
         except BaseException as exc:  # noqa: BLE001
             replies.append({"status": "raised", "index": 0, "type": type(exc).__name__,
                             "message": str(exc)[:500], "results": []})
