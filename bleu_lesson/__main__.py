@@ -482,6 +482,10 @@ def _check(args: argparse.Namespace) -> int:
         kind = backend()
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+    from bleu_lesson.grading.sandbox import refusal
+
+    if refusal(kind):
+        raise CLIError(f"check: {refusal(kind)}")
     report = None
     if args.report is not None:  # before grading: a bad path must not cost the results
         try:

@@ -53,8 +53,10 @@ __all__ = [
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = "# 在这里写代码"
-STATUSES = ("pass", "fail", "not-done", "error", "timeout", "no-exercises",
+STATUSES = ("pass", "self-assessed", "fail", "not-done", "error", "timeout", "no-exercises",
             "not-checked")  # not-checked: the check was interrupted (Ctrl-C)
+# self-assessed: the numbers a program can judge hold; the rest (fluency, correctness of
+# a sentence) is the learner's or the instructor's to judge: never counted as pass
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]+)?=(?!=)")
 
 
@@ -583,6 +585,18 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     is read once, with ``read_submission`` (no symlinks, FIFOs or huge files). Every row
     records the backend in its ``sandbox`` field.
     """
+
+    from .sandbox import allow_new
+
+    allow_new()
+    return _check_submission(path, timeout, kernel_name, limits=limits, sandbox=sandbox,
+                             chapter=chapter)
+
+
+def _check_submission(path: str | Path, timeout: float = 120, kernel_name: str = "python3",
+                      *, limits=None, sandbox: str | None = None,
+                      chapter: str | None = None) -> list[Row]:
+    """``check_submission`` within a run of ``check_submissions`` (which an interrupt ends)."""
     from bleu_lesson.teaching.chapters import registry
 
     timeout = _checked_timeout(timeout)
@@ -599,13 +613,15 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
 
 def _sandbox_kind(sandbox: str | None) -> str:
     """The backend a check uses: ``sandbox`` if given (checked), else ``backend()``."""
-    from .sandbox import BACKENDS, backend
+    from .sandbox import BACKENDS, backend, refusal
 
-    if sandbox is None:
-        return backend()
-    if sandbox not in BACKENDS:
+    if sandbox is not None and sandbox not in BACKENDS:
         raise ValueError(f"sandbox must be one of {', '.join(BACKENDS)}, got {sandbox!r}")
-    return sandbox
+    kind = backend() if sandbox is None else sandbox
+    why = refusal(kind)
+    if why:
+        raise ValueError(why)
+    return kind
 
 
 def _check_one(path: Path, timeout: float, limits, kind: str,
@@ -743,7 +759,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     twins = _duplicates([Path(p) for p in paths])
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = {pool.submit(check_submission, p, timeout, limits=limits,
+        futures = {pool.submit(_check_submission, p, timeout, limits=limits,
                                sandbox=kind, chapter=chapter): k
                    for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):

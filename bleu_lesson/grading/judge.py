@@ -374,7 +374,16 @@ def _short(text: object, limit: int = 300) -> str:
 
 def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     """The verdict on exercise ``ex`` from the kernel's ``reply`` (untrusted JSON data)
-    to the cases sent; every comparison happens here."""
+    to the cases sent; every comparison happens here. An exercise with a ``rubric`` is
+    never ``pass``: when its numbers hold it is ``self-assessed``."""
+    v = _judge_values(ex, reply, cases, hidden)
+    if getattr(ex, "rubric", "") and v.status == "pass":
+        return Verdict(ex.id, "self-assessed", "the numbers hold; what a program cannot "
+                                               "judge is for a person: " + _short(ex.rubric))
+    return v
+
+
+def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     from bleu_lesson.teaching.exercises import shown_input, verdict
 
     name = ex.answer_name
@@ -494,6 +503,10 @@ class Submission:
     data: bytes | None = None  # the submission's bytes, read once by the caller
 
     def __post_init__(self) -> None:
+        from .sandbox import closing
+
+        if closing():
+            raise KernelFailed("the check was interrupted: no new kernel")
         self.sandbox = Sandbox(self.limits, kind=self.kind)
         with _LIVE_LOCK:
             _LIVE.add(self.sandbox)
@@ -734,7 +747,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                     v = Verdict(ex.id, v.status, _join(v.detail, (
                         f"the notebook did not finish within {timeout:g} s in the kernel "
                         f"({hung} hung); judged without that cell")))
-        if first_error and v.status != "pass" and not failed:
+        if first_error and v.status not in ("pass", "self-assessed") and not failed:
             v = Verdict(v.exercise, v.status, _join(v.detail, first_error))
         out.append(v)
     return out

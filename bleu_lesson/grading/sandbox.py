@@ -79,8 +79,8 @@ from pathlib import Path
 
 from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
 
-__all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "wmt22_folder", "BACKENDS",
-           "PREFIX"]
+__all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "refusal", "wmt22_folder",
+           "BACKENDS", "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
@@ -297,8 +297,9 @@ _CLOSING = threading.Event()
 
 
 def close_all() -> int:
-    """Kill and remove every sandbox of this process, and refuse new ones (an interrupted
-    or terminated ``check``: no copy of a submission survives). Returns how many."""
+    """Kill and remove every sandbox of this process; judging starts no new one until
+    ``allow_new`` (an interrupted or terminated ``check``: no copy of a submission
+    survives). Returns how many."""
     _CLOSING.set()
     with _ALL_LOCK:
         boxes = list(_ALL)
@@ -308,8 +309,13 @@ def close_all() -> int:
 
 
 def allow_new() -> None:
-    """Accept new sandboxes again (a new ``check`` run after ``close_all``)."""
+    """A new ``check`` run: judging may start sandboxes again after ``close_all``."""
     _CLOSING.clear()
+
+
+def closing() -> bool:
+    """Whether ``close_all`` ended the run: judging starts no new sandbox then."""
+    return _CLOSING.is_set()
 
 
 class Sandbox:
@@ -337,9 +343,9 @@ class Sandbox:
         self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
         for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
             d.mkdir()
-        if _CLOSING.is_set():
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            raise RuntimeError("the checker is shutting down: no new sandbox")
+        why = refusal(self.kind)
+        if why:
+            raise ValueError(why)
         with _ALL_LOCK:
             _ALL.add(self)
         self.as_nobody = _as_nobody(self.kind)  # an unprivileged uid, its own if it can
@@ -556,6 +562,18 @@ def _wait_gone(pids: list[int], limit: float = 5.0) -> None:
             except (ProcessLookupError, PermissionError):
                 pass
             time.sleep(0.02)
+
+
+def refusal(kind: str) -> str | None:
+    """Why this machine must not run student code with backend ``kind`` (``None``: it
+    may). Under ``unshare`` as root with a Python other users cannot run (pyenv under
+    /root), the kernel would keep uid 0: it could then write a later submission's copy
+    and reach other students' live kernels through their connection files."""
+    if kind == "unshare" and os.geteuid() == 0 and not _as_nobody(kind):
+        return (f"the unshare sandbox would run student code as root, since other users "
+                f"cannot run this Python ({os.path.realpath(sys.executable)}): install "
+                f"bubblewrap (bwrap), or use a Python that others can read and run")
+    return None
 
 
 def _as_nobody(kind: str) -> bool:

@@ -124,6 +124,10 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
 def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
                kind: str | None) -> dict | str:
     """The child's reply (a dict), or why there is none (a string)."""
+    from .sandbox import closing
+
+    if closing():
+        return "the check was interrupted"
     world = Path(tempfile.mkdtemp(prefix="bleu-lesson-world-"))
     try:
         os.chmod(world, 0o755)

@@ -62,6 +62,27 @@ class Absent:
     def __repr__(self) -> str:
         return "<absent while judging>"
 
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:  # f"{score:.4f}" in a cell that shows a number
+        return repr(self)
+
+    def __len__(self) -> int:
+        return 0
+
+    def __getitem__(self, key: object) -> Absent:
+        return self
+
+    def __contains__(self, item: object) -> bool:
+        return False
+
+    def _same(self, *other: object) -> Absent:  # arithmetic on an absent stays absent: no
+        return self  # number ever comes out of it (no __float__, __int__ or __index__)
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _same
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __pow__ = __rpow__ = _same
+    __mod__ = __rmod__ = __neg__ = __pos__ = __abs__ = __round__ = _same
+
 
 ABSENT = Absent()
 

@@ -103,6 +103,10 @@ def _is_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+#: the lengths of the example the chapter works through (c = 6, r = 4, extra 7 words)
+_EXAMPLE_SHAPE = (6, [4], 7)
+
+
 def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
     """Adding ``extra`` to ``references`` must lower sentence BLEU (sacrebleu's defaults)."""
     if not (isinstance(got, tuple) and len(got) == 3):
@@ -112,6 +116,11 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
             and all(_is_text(r) for r in references) and _is_text(extra)):
         return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
                        "字符串列表")
+    shape = (len(candidate.split()), sorted(len(r.split()) for r in references),
+             len(extra.split()))
+    if shape == _EXAMPLE_SHAPE:  # the chapter's own example, letters renamed or not
+        return False, ("这是本章正文里的例子（6 个词的候选、4 个词的参考、7 个词的新参考）"
+                       "(the chapter's own example): 请自己构造一个 (build your own)")
     before = sentence_bleu(candidate, references).score
     after = sentence_bleu(candidate, [*references, extra]).score
     return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
@@ -174,7 +183,11 @@ EXERCISES = (
              judge=_judge_extremes,
              extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
                               "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
-             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。", building_blocks=_BLOCKS),
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。", building_blocks=_BLOCKS,
+             rubric="程序只量了 BLEU，判断不了句子本身。请自己检查 (check yourself)：\n"
+                    "  1. fluent 是通顺的一句话，意思与 reference 完全相同（请一位读者看看）；\n"
+                    "  2. garbage 读起来确实不通或意思错了，不只是换了标点；\n"
+                    "  3. 用一句话写下：为什么 BLEU 给 fluent 低分、给 garbage 高分。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (
