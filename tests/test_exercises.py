@@ -489,3 +489,29 @@ def test_6_3_is_self_assessed_never_passed_by_a_program():
     gibberish = {**EXTREMES, "fluent": "zq xv wk pl mn bv cx"}  # low BLEU, not a sentence
     assert exercises.run("6.3", lambda: gibberish).status == "self-assessed"
     assert exercises.run("6.3", lambda: {**EXTREMES, "garbage": "x"}).status == "fail"
+
+
+def test_no_import_cycle_between_exercises_and_chapters():
+    """Issue 19: the chapters build their exercises with the machinery below them
+    (``teaching.checking``); the registry and ``check`` sit above them. Importing the
+    chapters loads no ``teaching.exercises``, and nothing is imported inside a function."""
+    import subprocess
+    import sys
+
+    code = ("import sys, bleu_lesson.teaching.chapters as c; c.registry(); "
+            "print('bleu_lesson.teaching.exercises' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(exercises))
+    inner = [node for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
+             for node in ast.walk(fn) if isinstance(node, ast.Import | ast.ImportFrom)]
+    assert inner == []
+
+
+def test_exercises_all_names_exist():
+    assert all(hasattr(exercises, name) for name in exercises.__all__)
+    assert {"check", "progress", "EXERCISES", "Exercise", "run"} <= set(exercises.__all__)

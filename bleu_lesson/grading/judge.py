@@ -384,7 +384,7 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
 
 
 def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
-    from bleu_lesson.teaching.exercises import shown_input, verdict
+    from bleu_lesson.teaching.checking import shown_input, verdict
 
     name = ex.answer_name
     if type(reply) is not dict or type(reply.get("status")) is not str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.ngrams import ngrams
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
-from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]

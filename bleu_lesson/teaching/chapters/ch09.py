@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from bleu_lesson.analysis.agreement import disagreements, kendall_tau, pairwise_accuracy
-from bleu_lesson.teaching.exercises import Exercise, _show, same
+from bleu_lesson.teaching.checking import Exercise, _show, same
 from bleu_lesson.teaching.quiz import Choice, Question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS", "QUIZ",
