@@ -85,8 +85,11 @@ def progress(chapter: str | int) -> None:
     labels = {"pass": "✔ 通过", "self-assessed": "◎ 自评", "fail": "✘ 未通过", "error": "✘ 出错",
               "not-done": "… 还没有完成", None: "· 还没有检查"}
     done = sum(1 for ex in mine if ex.id in results and results[ex.id].status == "pass")
+    selfs = sum(1 for ex in mine if ex.id in results and
+                results[ex.id].status == "self-assessed")
+    more = f"，{selfs} 个自评 (self-assessed)" if selfs else ""
     if mine:
-        print(f"第 {int(chapter)} 章练习进度 (progress): {done}/{len(mine)} 通过")
+        print(f"第 {int(chapter)} 章练习进度 (progress): {done}/{len(mine)} 通过{more}")
     else:
         print(f"第 {int(chapter)} 章没有编程练习 (no exercises in this chapter)")
     for ex in mine:
