@@ -565,6 +565,10 @@ def _check(args: argparse.Namespace) -> int:
     problem = save("not checked")  # every submission is done: no such row
     if problem:
         raise CLIError(f"check: {problem}")
+    if unreadable:  # before the data line below: that one must stay the last
+        print(f"{PROG}: error: check: {len(unreadable)} of {len(paths)} submissions could not "
+              f"be judged at all (rows with exercise '-'; reasons above): "
+              f"{' '.join(unreadable)}", file=sys.stderr)
     unjudged = sorted({shown(r.submission) for r in rows(None)
                        if r.detail.startswith(NO_DATA)})
     if unjudged:  # the machine's fault, not the students': say it where the eye lands
@@ -579,10 +583,6 @@ def _check(args: argparse.Namespace) -> int:
               f"arguments do not exist and are not in the summary or the report: "
               f"{' '.join(map(repr, absent))}", file=sys.stderr)
         return 2
-    if unreadable:
-        print(f"{PROG}: error: check: {len(unreadable)} of {len(paths)} submissions could not "
-              f"be judged at all (rows with exercise '-'; reasons above): "
-              f"{' '.join(unreadable)}", file=sys.stderr)
     return 2 if unjudged or unreadable else 0
 
 
