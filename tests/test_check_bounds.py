@@ -119,3 +119,39 @@ def test_sigterm_leaves_no_copy_of_a_submission_and_no_process(tmp_path):
             alive.append(pid)
     assert alive == [], "processes of the check survived SIGTERM"
     assert os.path.exists(sub)  # the student's file itself is untouched
+
+
+_FLOOD = r'''
+import json, resource, sys
+from pathlib import Path
+from bleu_lesson.grading import course
+cells = ["print('x' * (200 * 1024 * 1024))\n"] * 3 + [
+    "def my_brevity_penalty(c, r):\n    return 1.0\n"]
+nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"bleu_lesson": {"chapter": "04"}},
+      "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
+                 "execution_count": None, "source": s} for k, s in enumerate(cells)]}
+path = Path(sys.argv[1]) / "flood_04.ipynb"
+path.write_text(json.dumps(nb))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+rows = course.check_submission(path, timeout=20)
+grew = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(json.dumps({"statuses": [r.status for r in rows], "grew_kib": grew}))
+'''
+
+
+def test_a_flood_of_output_does_not_swell_the_checker(tmp_path):
+    """Before: fifteen 200 MB IOPub messages grew the checker from 69 MB to 2.5 GB. Now
+    ZMQ drops a kernel whose message is over 8 MiB: the checker's peak memory (in a fresh
+    process) grows by far less than one such message, and the submission gets no pass."""
+    import json
+    import subprocess
+
+    from bleu_lesson.grading import sandbox
+
+    if sandbox.backend() == "none":
+        pytest.skip("no namespaces here: hostile code would reach this process")
+    out = subprocess.run([sys.executable, "-c", _FLOOD, str(tmp_path)], capture_output=True,
+                         text=True, timeout=300, check=True).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "pass" not in result["statuses"]
+    assert result["grew_kib"] < 150 * 1024  # measured: ~50 MB (imports); one message: 200 MB
