@@ -1,42 +1,22 @@
-"""Judging a submission: untrusted code computes in a sandboxed kernel, trusted code judges.
+"""Judging a submission: untrusted code computes, trusted code judges.
 
-``Submission`` runs one notebook in a Jupyter kernel inside a ``bleu_lesson.grading.sandbox``
-and asks it for values. The protocol, and why a kernel cannot forge a verdict:
+``check_notebook`` runs one notebook in a Jupyter kernel inside a
+``bleu_lesson.grading.sandbox`` (its errors and a hang are noted: what the cells print is
+never read), then takes the values it judges from ``bleu_lesson.grading.world``: the code
+cells run again in a process where the exercise's reference does not exist (only the
+standard library and the building blocks the exercise allows), and the answers are called
+there on the fixed cases and hidden ones drawn from a seed made here. The reply is plain
+JSON; ``decode`` turns it into fresh values of exactly the plain types, with bounds
+(``MAX_NODES`` parts, ``MAX_HASHED`` set and dict entries: no reply can stall the checker
+by hashing), and ``judge_exercise`` compares them here, with the exercise's tolerance or
+its ``judge``. Forging a value means computing the right one, which is solving the
+exercise; borrowing the reference is impossible where it does not exist.
 
-1. The checker (this process) starts the kernel in the sandbox, connects to it over
-   Unix sockets in the sandbox's work folder, and sends the submission's code cells
-   one by one. What those cells print is never read: only errors are noted.
-2. To judge exercise ``X``, the checker sends a cell of its own with the exercise's
-   inputs: the fixed cases and hidden ones drawn from a seed made here, that the
-   kernel never sees. The cell looks the answer up by name, makes the library
-   functions the exercise asks the learner to write unavailable (their ``__code__`` is
-   swapped for one that raises, so every reference to them fails, and an answer that
-   *is* a library function is refused), calls the answer on each input, and returns,
-   as the cell's result, JSON holding only plain values: ``None``, bools, ints, floats,
-   strings, lists, tuples, dicts, sets and ``BleuStats``, converted with exact type
-   checks (an ``int`` subclass arrives as its plain ``int`` value) and the inputs as
-   they were after each call.
-3. The checker reads the result only from the reply to the cell it sent (matching
-   message id), decodes it into fresh objects of exactly those types, and compares
-   them here, with the exercise's tolerance or its ``judge``. The verdict is made in
-   this process; the kernel never sees the expected values.
-
-The kernel is treated as hostile: it can send back anything, but anything is only a
-value, judged like any other. Forging a value means computing the right one, which is
-solving the exercise. The stubbed functions' original code objects are kept in no
-frame the answer can walk to (``sys._getframe``): while the answer runs they exist
-nowhere in the judging cell, and afterwards each function gets its code back compiled
-afresh from its module's source.
-
-The limit of step 2 (not closed, and not closable by stubbing inside a kernel the
-student owns): an answer that kept a copy of a library function's code earlier in the
-notebook (``__code__``, or the function), replaced ``types.FunctionType``, hooked the
-kernel (an IPython input transformer rewriting the judging cell), loaded a fresh copy
-of the library module with ``importlib``, computed the value with nltk or sacrebleu, or
-holds a lookup table of a small input space (exercise 4.1's hidden inputs) gets the
-right values, and a right value is a pass. That is copying, not a forged verdict, and
-outside what a checker can decide: review suspicious answers by reading them.
-``nbgrader autograde`` has the same limit (its tests run in the student's kernel).
+Only an exercise marked ``in_kernel`` (8.2, whose answer runs sacrebleu itself) is judged
+in the kernel, by the cell in ``kernel_child.py``: it stubs the library functions the
+exercise asks for while the answer runs, a race a kernel the student owns can win (a kept
+copy of the function, NLTK or sacrebleu, an input transformer...). docs/instructor.md
+lists what that route, like nbgrader's autograde, cannot protect.
 """
 
 from __future__ import annotations
@@ -192,172 +172,9 @@ def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
     raise ValueError(f"not a plain value: {str(data)[:80]}")
 
 
-# The code the checker sends to judge one exercise. It runs in the hostile kernel, so
-# nothing it computes is trusted: it only turns the answer's results into JSON.
-CHILD_SOURCE = r'''
-def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
-    import importlib, json, math, types
-    ns = globals()
-    class Unserialisable(Exception):
-        pass
-    try:
-        from bleu_lesson.core.stats import BleuStats
-    except Exception:
-        BleuStats = None
-    def enc(x, depth=0):
-        if depth > 100:
-            raise Unserialisable("a value nested more than 100 deep")
-        t = type(x)
-        if x is None or t is bool:
-            return x
-        if isinstance(x, bool):
-            return bool(x)
-        if isinstance(x, int):
-            return int.__int__(x)
-        if isinstance(x, float):
-            v = float.__float__(x)
-            return v if math.isfinite(v) else {"__float__": repr(v)}
-        if isinstance(x, str):
-            return str.__str__(x)
-        if isinstance(x, list):
-            return [enc(v, depth + 1) for v in list.__iter__(x)]
-        if isinstance(x, tuple):
-            return {"__tuple__": [enc(v, depth + 1) for v in tuple.__iter__(x)]}
-        if isinstance(x, dict):
-            return {"__dict__": [[enc(k, depth + 1), enc(v, depth + 1)]
-                                 for k, v in dict.items(x)]}
-        if isinstance(x, (set, frozenset)):
-            items = set.__iter__(x) if isinstance(x, set) else frozenset.__iter__(x)
-            return {"__set__": [enc(v, depth + 1) for v in items]}
-        if BleuStats is not None and t is BleuStats:
-            return {"__BleuStats__": [enc(x.hyp_len), enc(x.ref_len),
-                                      enc(list(x.matches)), enc(list(x.totals))]}
-        if getattr(t, "__module__", "") == "numpy" and hasattr(x, "tolist"):
-            return enc(x.tolist(), depth + 1)
-        raise Unserialisable(t.__name__)
-    def dec(x):
-        if type(x) is list:
-            return [dec(v) for v in x]
-        if type(x) is dict:
-            (tag, body), = x.items()
-            if tag == "__tuple__":
-                return tuple(dec(v) for v in body)
-            if tag == "__float__":
-                return float(body)
-            if tag == "__dict__":
-                return {dec(k): dec(v) for k, v in body}
-            if tag == "__set__":
-                return {dec(v) for v in body}
-            if tag == "__BleuStats__":
-                return BleuStats(body[0], body[1], tuple(body[2]), tuple(body[3]))
-        return x
-    def resolve(dotted):
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            try:
-                obj = importlib.import_module(".".join(parts[:cut]))
-            except ImportError:
-                continue
-            for attr in parts[cut:]:
-                obj = getattr(obj, attr)
-            return obj
-        raise ImportError(dotted)
-    def reply(**kw):
-        return json.dumps(kw)
-    if name not in ns:
-        return reply(status="missing")
-    answer = ns[name]
-    if answer is ... or answer is NotImplemented:
-        return reply(status="not-done")
-    if kind == "function" and not callable(answer):
-        return reply(status="not-callable", type=type(answer).__name__)
-    try:
-        module = getattr(answer, "__module__", None)
-    except Exception:
-        module = None
-    if isinstance(module, str) and (module == "bleu_lesson" or module.startswith("bleu_lesson.")):
-        qualname = str(getattr(answer, "__qualname__", "?"))
-        return reply(status="library", name=module + "." + qualname)
-    # The originals' code objects are kept nowhere: an answer can walk up to this frame
-    # (sys._getframe) and would rebuild the real function from them. Only the stubbed
-    # function objects are listed; afterwards each gets its code back compiled afresh
-    # from its module's source, inline below (a helper here would be an oracle).
-    stubbed = []
-    copied = False
-    for dotted in forbidden:
-        try:
-            func = resolve(dotted)
-        except Exception:
-            continue
-        func = getattr(func, "__func__", func)
-        if not isinstance(func, types.FunctionType) or func.__closure__:
-            continue
-        try:
-            copied = copied or getattr(answer, "__code__", None) == func.__code__
-        except Exception:
-            pass
-        stub_ns = {}
-        exec("def stub(*args, **kwargs):\n    raise RuntimeError(%r)\n"
-             % (marker + dotted + " is the function this exercise asks you to write; it "
-                "is unavailable while your answer is judged"), {}, stub_ns)
-        func.__code__ = stub_ns["stub"].__code__
-        stubbed.append(func)
-    func = stub_ns = None
-    try:
-        if copied:
-            return reply(status="library", name="a copy of a library function")
-        if kind == "value":
-            try:
-                return reply(status="value", value=enc(answer))
-            except Unserialisable as exc:
-                return reply(status="unserialisable", type=str(exc))
-        results = []
-        for case in json.loads(cases_json):
-            args = dec(case)
-            try:
-                got = answer(*args)
-            except NotImplementedError:
-                return reply(status="not-done", results=results)
-            except Exception as exc:
-                text = str(exc)
-                if marker in text:
-                    return reply(status="forbidden", index=len(results),
-                                 name=text.split(marker, 1)[1].split(" ", 1)[0],
-                                 results=results)
-                return reply(status="raised", index=len(results), type=type(exc).__name__,
-                             message=text[:500], results=results)
-            if got is ... or got is NotImplemented:
-                return reply(status="not-done", results=results)
-            try:
-                value = enc(got)
-            except Unserialisable as exc:
-                return reply(status="unserialisable", index=len(results), type=str(exc),
-                             results=results)
-            try:
-                after = enc(list(args))
-            except Unserialisable:
-                after = None
-            results.append({"value": value, "after": after})
-        return reply(status="done", results=results)
-    finally:
-        import importlib.util
-        for func in stubbed:
-            try:
-                spec = importlib.util.find_spec(func.__module__)
-                todo = [("", compile(spec.loader.get_source(func.__module__), spec.origin,
-                                     "exec"))]
-                fresh = []
-                while todo:  # (qualname prefix, code): class bodies and functions nest
-                    prefix, code = todo.pop()
-                    for c in code.co_consts:
-                        if isinstance(c, types.CodeType):
-                            if prefix + c.co_name == func.__qualname__:
-                                fresh.append(c)
-                            todo.append((prefix + c.co_name + ".", c))
-                func.__code__ = fresh[-1]
-            except Exception:
-                pass  # the library stays stubbed in this kernel: only this notebook suffers
-'''
+# The code the checker sends to judge one exercise in the kernel: a real module, sent as
+# the text of a cell (it runs in the hostile kernel: it only turns results into JSON).
+CHILD_SOURCE = (Path(__file__).resolve().parent / "kernel_child.py").read_text(encoding="utf-8")
 
 
 def _child_cell(name: str, kind: str, forbidden: Sequence[str], cases: list[tuple],
