@@ -45,23 +45,20 @@ socket for a link to another socket of the host.
 
 What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
 sends back is untrusted data; ``bleu_lesson.grading.judge`` reads only plain values and judges
-them in the checker. Nor does it stop a student from copying code shown in the course
-into an answer (the library source is readable, by design), nor the bypasses of the
-judge's in-kernel stubbing listed in ``bleu_lesson.grading.judge`` (a kept copy of a library
-function's code, a replaced ``types.FunctionType``, an IPython input transformer, a
-fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
-is the student's, so review suspicious answers (nbgrader autograde has the same limit).
-Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
-sandbox line of the checker warns), though with no capability, so it cannot undo the
-read-only mounts or uncover the hidden notebooks; it can still write what root owns. Nor
-does it stop a student from using up what it is given: the CPU time, memory per process
-(not in total: there are no cgroups), the process count (per sandbox under root, from
-the uid pool; shared when the checker is not root, or when more sandboxes run than the
-pool has uids), disk space in the work folder (each file at most ``file_size``, but not
-their number; ``/tmp`` is a 256 MiB tmpfs), and, under ``unshare`` and ``none``, the
-host's world-readable files. A kernel exploit escapes any of these sandboxes: for
-hostile code at scale, run the checker itself in a virtual machine.
-"""
+them in the checker, and takes them from ``bleu_lesson.grading.world`` (a ``bare`` sandbox:
+the standard library and the exercise's building blocks only), where the reference does
+not exist. Nor does it stop a student from copying code shown in the course into an
+answer (the library source is readable, by design).
+Under ``unshare`` as root with a Python others cannot read, the kernel would keep uid 0:
+``refusal`` says so and no sandbox starts (a root kernel could write a later submission's
+copy and reach other kernels' connection files). Nor does it stop a student from using up
+what it is given: the CPU time, memory per process (not in total: there are no cgroups),
+the process count (per sandbox under root, from the uid pool; shared when the checker is
+not root, or when more sandboxes run than the pool has uids), disk space in the work
+folder (each file at most ``file_size``, but not their number; ``/tmp`` is a 256 MiB
+tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A kernel
+exploit escapes any of these sandboxes: for hostile code at scale, run the checker itself
+in a virtual machine. """
 
 from __future__ import annotations
 
