@@ -641,6 +641,10 @@ def _check(args: argparse.Namespace) -> int:
         kind = backend()
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+    from bleu_lesson.grading.sandbox import refusal
+
+    if refusal(kind):
+        raise CLIError(f"check: {refusal(kind)}")
     report = None
     if args.report is not None:  # before grading: a bad path must not cost the results
         try:
@@ -682,6 +686,10 @@ def _check(args: argparse.Namespace) -> int:
         if problem:
             print(f"{PROG}: warning: {problem}", file=sys.stderr, flush=True)
 
+    def terminated(signum, frame) -> None:  # SIGTERM ends the check as Ctrl-C does:
+        raise KeyboardInterrupt  # sandboxes killed, their copies removed, report saved
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         print(f"{PROG} check: {describe(kind)}", file=sys.stderr, flush=True)
         _run_checks(paths, on_result,
@@ -690,7 +698,11 @@ def _check(args: argparse.Namespace) -> int:
                     sandbox=kind)
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the save
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _stop_children()
+        from bleu_lesson.grading.sandbox import close_all
+
+        close_all()  # no copy of a submission survives in a sandbox's work folder
         missing = [p for k, p in enumerate(paths) if k not in done]
         problem = save("not checked: the check was interrupted (Ctrl-C)")
         print(summary_table(rows(None)))
@@ -700,10 +712,22 @@ def _check(args: argparse.Namespace) -> int:
         if problem:
             print(f"{PROG}: error: check: {problem}", file=sys.stderr)
         return 130
+    finally:
+        if signal.getsignal(signal.SIGTERM) is terminated:
+            signal.signal(signal.SIGTERM, previous)
     print(summary_table(rows(None)))
+    errors = [r for r in rows(None) if r.status == "error"]
+    for r in errors:  # the reason of every error row, where the eye lands
+        print(f"{PROG}: error row: {shown(r.submission)} {r.exercise or '-'}: {r.detail}",
+              file=sys.stderr)
+    unreadable = sorted({shown(r.submission) for r in errors if r.exercise == "-"})
     problem = save("not checked")  # every submission is done: no such row
     if problem:
         raise CLIError(f"check: {problem}")
+    if unreadable:  # before the data line below: that one must stay the last
+        print(f"{PROG}: error: check: {len(unreadable)} of {len(paths)} submissions could not "
+              f"be judged at all (rows with exercise '-'; reasons above): "
+              f"{' '.join(unreadable)}", file=sys.stderr)
     unjudged = sorted({shown(r.submission) for r in rows(None)
                        if r.detail.startswith(NO_DATA)})
     if unjudged:  # the machine's fault, not the students': say it where the eye lands
@@ -718,7 +742,7 @@ def _check(args: argparse.Namespace) -> int:
               f"arguments do not exist and are not in the summary or the report: "
               f"{' '.join(map(repr, absent))}", file=sys.stderr)
         return 2
-    return 2 if unjudged else 0
+    return 2 if unjudged or unreadable else 0
 
 
 def _exists(path: str) -> bool:

@@ -73,7 +73,7 @@ def test_a_dangling_symlink_is_a_submission_that_is_refused_not_missing(room, ca
     """A link exists (lstat) even when its target does not: `check` refuses it with a row,
     as it refuses every symlink, rather than calling it missing."""
     (room / "link.ipynb").symlink_to(room / "nowhere.ipynb")
-    assert main(["check", "link.ipynb", "--report", "r.csv"]) == 0
+    assert main(["check", "link.ipynb", "--report", "r.csv"]) == 2  # unreadable: exit 2
     table = _table(room / "r.csv")
     assert table[1][0] == "link.ipynb" and table[1][2] == "error"
     assert "symbolic link" in table[1][3]
@@ -105,9 +105,11 @@ def forced(monkeypatch):
 def test_every_row_records_the_backend_that_ran_the_check(room, capsys, forced, kind):
     """The backend is forced with BLEU_LESSON_SANDBOX (the oracle): the report names it on
     every row, and the first stderr line (what the instructor reads) agrees."""
+    if sandbox.refusal(kind):
+        pytest.skip(sandbox.refusal(kind))
     forced(kind)
     (room / "also.ipynb").write_text("[]", encoding="utf-8")
-    assert main(["check", "broken.ipynb", "also.ipynb", "--report", "r.csv"]) == 0
+    assert main(["check", "broken.ipynb", "also.ipynb", "--report", "r.csv"]) == 2
     err = capsys.readouterr().err
     table = _table(room / "r.csv")
     assert table[0] == ["submission", "exercise", "status", "detail", "sandbox"]
@@ -129,7 +131,7 @@ def test_an_earlier_report_without_the_sandbox_column_is_still_a_report(room, ca
     """Reports written before the column existed are replaced without --force."""
     (room / "r.csv").write_text("submission,exercise,status,detail\nold.ipynb,2.1,fail,\n",
                                 encoding="utf-8")
-    assert main(["check", "--report", "r.csv", "broken.ipynb"]) == 0
+    assert main(["check", "--report", "r.csv", "broken.ipynb"]) == 2
     table = _table(room / "r.csv")
     assert table[0][-1] == "sandbox" and [r[0] for r in table[1:]] == ["broken.ipynb"]
     capsys.readouterr()
@@ -145,7 +147,7 @@ def test_a_backend_chosen_by_the_variable_is_said_to_be_chosen(room, capsys, for
                                                                monkeypatch):
     """BLEU_LESSON_SANDBOX=none is the instructor's choice: not "namespaces unavailable"."""
     forced("none")
-    assert main(["check", "broken.ipynb"]) == 0
+    assert main(["check", "broken.ipynb"]) == 2
     first = capsys.readouterr().err.splitlines()[0]
     assert "chosen by BLEU_LESSON_SANDBOX=none" in first, first
     assert "unavailable" not in first and "WARNING" in first
@@ -162,3 +164,16 @@ def test_a_missing_submission_comes_before_the_sandbox_line_and_again_at_the_end
     assert lines[0].endswith("SUBMISSION 'nope.ipynb' does not exist"), lines
     assert lines[1].startswith("bleu-lesson check: sandbox: "), lines
     assert "1 of 2 SUBMISSION" in lines[-1] and "'nope.ipynb'" in lines[-1], lines
+
+
+def test_unshare_as_root_with_an_unreadable_python_is_refused(room, capsys, forced):
+    """Before: the kernel kept uid 0 there, overwrote a later submission's copy and took
+    over other students' live kernels through their connection files."""
+    why = sandbox.refusal("unshare")
+    if not why:
+        pytest.skip("here unshare runs student code as an unprivileged uid")
+    with pytest.raises(ValueError, match="as root"):
+        sandbox.Sandbox(kind="unshare")
+    forced("unshare")
+    assert main(["check", "broken.ipynb"]) == 2
+    assert "run student code as root" in capsys.readouterr().err

@@ -197,6 +197,8 @@ def test_a_cache_of_links_is_readable_inside(linked_cache, kind):
     if kind == "unshare" and not sandbox._probe(["unshare", "--pid", "--fork", "--mount",
                                                    "true"]):
         pytest.skip("unshare cannot make namespaces here")
+    if sandbox.refusal(kind):
+        pytest.skip(sandbox.refusal(kind))
     first = (linked_cache / "generaltest2022.zh-en.ref.A.en").read_text(
         encoding="utf-8").split("\n")[0]
     code = ("from bleu_lesson.data.datasets import load_wmt22, load_wmt22_human\n"
@@ -208,11 +210,13 @@ def test_a_cache_of_links_is_readable_inside(linked_cache, kind):
 
 @pytest.mark.skipif(not sandbox._probe(["unshare", "--pid", "--fork", "--mount", "true"]),
                     reason="unshare cannot make namespaces here")
+@pytest.mark.skipif(bool(sandbox.refusal("unshare")),
+                    reason="unshare would run student code as root here: refused")
 def test_unshare_kernel_cannot_undo_its_mounts(cache_only):
     """Before: a kernel that stays uid 0 (its Python is not readable by other users) kept
     every capability, so it could unmount the tmpfs over notebooks/ and read the solutions,
     or remount the package read-write; and the data folder was not read-only at all."""
-    package = Path(course.__file__).resolve().parents[1]  # bleu_lesson/, above grading/
+    package = Path(course.__file__).resolve().parents[1]  # bleu_lesson, not grading/
     notebooks = package.parent / "notebooks"
     code = ("import os, subprocess, json\n"
             f"u = subprocess.run(['umount', {str(notebooks)!r}], capture_output=True)\n"

@@ -202,8 +202,9 @@ def test_check_command_line(submissions, tmp_path, capsys):
     code = main(["check", str(submissions["right"]), str(submissions["broken"]),
                  "--timeout", "60", "--report", str(report), "--jobs", "2"])
     out, err = capsys.readouterr()
-    assert code == 0
+    assert code == 2  # the broken submission could not be judged at all (issue 20)
     assert "2.1:pass" in out and "[2/2]" in err
+    assert "error row:" in err and "could not be judged at all" in err
     assert report.read_text(encoding="utf-8").startswith("submission,exercise,status,detail")
 
 

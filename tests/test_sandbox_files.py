@@ -87,7 +87,9 @@ def test_links_pipes_and_huge_files_are_refused_with_the_reason(run, name, why):
 
 
 def test_the_check_finishes_despite_the_fifo(run):
-    assert run["proc"].returncode == 0, run["proc"].stderr[-2000:]
+    # finished, and exit 2: the refused files could not be judged at all (issue 20)
+    assert run["proc"].returncode == 2, run["proc"].stderr[-2000:]
+    assert "named pipe (FIFO)" in run["proc"].stderr  # the reason, on the terminal
 
 
 def test_identical_submissions_are_both_noted_and_keep_their_status(run):

@@ -172,8 +172,8 @@ def test_sets_cross_as_sets_and_unhashable_members_are_refused():
 # the judged tasks of issue 13: the values they return (a tuple holding a list, a dict, a
 # set) cross the boundary and are judged in this process, as in `bleu-lesson check`
 _JUDGED = {
-    "6.2": (lambda: ("a b c d e f", ["a b c d"], "u v w x y z q"),
-            lambda: ("a b c d e f", ["a b c d"], "a b c d e f")),
+    "6.2": (lambda: ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rain"),
+            lambda: ("the cat sat on mats", ["the cat sat"], "the cat sat on mats")),
     "6.3": (lambda: {"reference": "The meeting was postponed because the chairman fell ill.",
                      "fluent": "They delayed the session since the president got sick.",
                      "garbage": "The meeting was postponed because the chairman the chairman "
@@ -188,7 +188,9 @@ _JUDGED = {
 def test_judged_tasks_are_judged_from_plain_values(exercise_id):
     pytest.importorskip("sacrebleu")
     right, wrong = _JUDGED[exercise_id]
-    assert _verdict(exercise_id, right).status == "pass"
+    # 6.3's fluency is for a person: its numbers holding is "self-assessed", never "pass"
+    assert _verdict(exercise_id, right).status == ("self-assessed" if exercise_id == "6.3"
+                                                   else "pass")
     v = _verdict(exercise_id, wrong)
     assert v.status == "fail" and "期望 (expected)" in v.detail, v
     assert _verdict(exercise_id, lambda: object()).status == "fail"  # not a plain value

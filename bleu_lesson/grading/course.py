@@ -56,8 +56,10 @@ __all__ = [
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = "# 在这里写代码"
-STATUSES = ("pass", "fail", "not-done", "error", "timeout", "no-exercises",
+STATUSES = ("pass", "self-assessed", "fail", "not-done", "error", "timeout", "no-exercises",
             "not-checked")  # not-checked: the check was interrupted (Ctrl-C)
+# self-assessed: the numbers a program can judge hold; the rest (fluency, correctness of
+# a sentence) is the learner's or the instructor's to judge: never counted as pass
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]+)?=(?!=)")
 
 
@@ -442,8 +444,8 @@ def _exercise_ids(chapter: str | None, nb: dict) -> list[str]:
     call or the answer's name), so a submission that lost its check cells still counts."""
     from bleu_lesson.teaching.exercises import EXERCISES
 
-    if chapter is not None:
-        ids = [ex.id for ex in EXERCISES.values() if ex.chapter == chapter]
+    if chapter is not None:  # "06", or "04,06" when the content names two chapters
+        ids = [ex.id for ex in EXERCISES.values() if ex.chapter in chapter.split(",")]
         if ids:
             return ids
     text = "\n".join(_source(c) for c in nb.get("cells", []) if c.get("cell_type") == "code")
@@ -566,6 +568,14 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
         note = (f"judged as chapter {given} (--chapter), but " + " and ".join(others)) \
             if others else ""
         return given, note, ""
+    if meta is None and from_name is None:
+        found = _content_chapters(nb)
+        if not found:
+            return None, "", ("no chapter metadata, no NN_ in the file name, and no exercise "
+                              "of the course in its code: cannot tell which chapter this is; "
+                              "give --chapter NN to judge it as chapter NN")
+        return ",".join(found), (f"no chapter metadata and no NN_ in the file name: judged "
+                                 f"as chapter {', '.join(found)} from its content"), ""
     if meta is None:
         return from_name, "", ""
     problems = []
@@ -578,6 +588,26 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
                           + " and ".join(problems) + ": not judged (the metadata is the "
                           "student's to edit); give --chapter NN to judge it as chapter NN")
     return meta, "", ""
+
+
+def _content_chapters(nb: dict) -> list[str]:
+    """The chapters a notebook's content names: its ``check("N.M")`` calls, the answer
+    names it defines or uses (``my_…``), and a ``第 N 章`` title in its markdown."""
+    from bleu_lesson.teaching.chapters import registry
+    from bleu_lesson.teaching.exercises import EXERCISES
+
+    cells = [c for c in nb.get("cells", []) if isinstance(c, dict)]
+    code = "\n".join(_source(c) for c in cells if c.get("cell_type") == "code")
+    found = set(_check_chapters(nb))
+    found |= {ex.chapter for ex in EXERCISES.values()
+              if re.search(rf"\b{re.escape(ex.answer_name)}\b", code)}
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            m = re.search(r"第\s*(\d{1,2})\s*章", _source(cell))
+            if m and f"{int(m.group(1)):02d}" in registry():
+                found.add(f"{int(m.group(1)):02d}")
+                break
+    return sorted(found)
 
 
 def _checked_timeout(timeout: object) -> float:
@@ -600,6 +630,18 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     is read once, with ``read_submission`` (no symlinks, FIFOs or huge files). Every row
     records the backend in its ``sandbox`` field.
     """
+
+    from .sandbox import allow_new
+
+    allow_new()
+    return _check_submission(path, timeout, kernel_name, limits=limits, sandbox=sandbox,
+                             chapter=chapter)
+
+
+def _check_submission(path: str | Path, timeout: float = 120, kernel_name: str = "python3",
+                      *, limits=None, sandbox: str | None = None,
+                      chapter: str | None = None) -> list[Row]:
+    """``check_submission`` within a run of ``check_submissions`` (which an interrupt ends)."""
     from bleu_lesson.teaching.chapters import registry
 
     timeout = _checked_timeout(timeout)
@@ -616,13 +658,15 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
 
 def _sandbox_kind(sandbox: str | None) -> str:
     """The backend a check uses: ``sandbox`` if given (checked), else ``backend()``."""
-    from .sandbox import BACKENDS, backend
+    from .sandbox import BACKENDS, backend, refusal
 
-    if sandbox is None:
-        return backend()
-    if sandbox not in BACKENDS:
+    if sandbox is not None and sandbox not in BACKENDS:
         raise ValueError(f"sandbox must be one of {', '.join(BACKENDS)}, got {sandbox!r}")
-    return sandbox
+    kind = backend() if sandbox is None else sandbox
+    why = refusal(kind)
+    if why:
+        raise ValueError(why)
+    return kind
 
 
 def _check_one(path: Path, timeout: float, limits, kind: str,
@@ -748,16 +792,19 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     Submissions with identical bytes get a note in their ``detail`` (status unchanged);
     ``chapter`` is passed to ``check_submission``.
     """
+    from .sandbox import allow_new, close_all
+
     timeout = _checked_timeout(timeout)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
+    allow_new()
     paths = [Path(p) for p in paths]
     kind = _sandbox_kind(sandbox)  # once: every submission of the run uses the same one
     results: dict[int, list[Row]] = {}
     twins = _duplicates([Path(p) for p in paths])
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = {pool.submit(check_submission, p, timeout, limits=limits,
+        futures = {pool.submit(_check_submission, p, timeout, limits=limits,
                                sandbox=kind, chapter=chapter): k
                    for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
@@ -782,6 +829,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
 
         pool.shutdown(wait=False, cancel_futures=True)
         kill_all()
+        close_all()  # and remove their work folders: no copy of a submission survives
         raise
     pool.shutdown()
     return [row for k in range(len(paths)) for row in results[k]]

@@ -1,42 +1,22 @@
-"""Judging a submission: untrusted code computes in a sandboxed kernel, trusted code judges.
+"""Judging a submission: untrusted code computes, trusted code judges.
 
-``Submission`` runs one notebook in a Jupyter kernel inside a ``bleu_lesson.grading.sandbox``
-and asks it for values. The protocol, and why a kernel cannot forge a verdict:
+``check_notebook`` runs one notebook in a Jupyter kernel inside a
+``bleu_lesson.grading.sandbox`` (its errors and a hang are noted: what the cells print is
+never read), then takes the values it judges from ``bleu_lesson.grading.world``: the code
+cells run again in a process where the exercise's reference does not exist (only the
+standard library and the building blocks the exercise allows), and the answers are called
+there on the fixed cases and hidden ones drawn from a seed made here. The reply is plain
+JSON; ``decode`` turns it into fresh values of exactly the plain types, with bounds
+(``MAX_NODES`` parts, ``MAX_HASHED`` set and dict entries: no reply can stall the checker
+by hashing), and ``judge_exercise`` compares them here, with the exercise's tolerance or
+its ``judge``. Forging a value means computing the right one, which is solving the
+exercise; borrowing the reference is impossible where it does not exist.
 
-1. The checker (this process) starts the kernel in the sandbox, connects to it over
-   Unix sockets in the sandbox's work folder, and sends the submission's code cells
-   one by one. What those cells print is never read: only errors are noted.
-2. To judge exercise ``X``, the checker sends a cell of its own with the exercise's
-   inputs: the fixed cases and hidden ones drawn from a seed made here, that the
-   kernel never sees. The cell looks the answer up by name, makes the library
-   functions the exercise asks the learner to write unavailable (their ``__code__`` is
-   swapped for one that raises, so every reference to them fails, and an answer that
-   *is* a library function is refused), calls the answer on each input, and returns,
-   as the cell's result, JSON holding only plain values: ``None``, bools, ints, floats,
-   strings, lists, tuples, dicts, sets and ``BleuStats``, converted with exact type
-   checks (an ``int`` subclass arrives as its plain ``int`` value) and the inputs as
-   they were after each call.
-3. The checker reads the result only from the reply to the cell it sent (matching
-   message id), decodes it into fresh objects of exactly those types, and compares
-   them here, with the exercise's tolerance or its ``judge``. The verdict is made in
-   this process; the kernel never sees the expected values.
-
-The kernel is treated as hostile: it can send back anything, but anything is only a
-value, judged like any other. Forging a value means computing the right one, which is
-solving the exercise. The stubbed functions' original code objects are kept in no
-frame the answer can walk to (``sys._getframe``): while the answer runs they exist
-nowhere in the judging cell, and afterwards each function gets its code back compiled
-afresh from its module's source.
-
-The limit of step 2 (not closed, and not closable by stubbing inside a kernel the
-student owns): an answer that kept a copy of a library function's code earlier in the
-notebook (``__code__``, or the function), replaced ``types.FunctionType``, hooked the
-kernel (an IPython input transformer rewriting the judging cell), loaded a fresh copy
-of the library module with ``importlib``, computed the value with nltk or sacrebleu, or
-holds a lookup table of a small input space (exercise 4.1's hidden inputs) gets the
-right values, and a right value is a pass. That is copying, not a forged verdict, and
-outside what a checker can decide: review suspicious answers by reading them.
-``nbgrader autograde`` has the same limit (its tests run in the student's kernel).
+Only an exercise marked ``in_kernel`` (8.2, whose answer runs sacrebleu itself) is judged
+in the kernel, by the cell in ``kernel_child.py``: it stubs the library functions the
+exercise asks for while the answer runs, a race a kernel the student owns can win (a kept
+copy of the function, NLTK or sacrebleu, an input transformer...). docs/instructor.md
+lists what that route, like nbgrader's autograde, cannot protect.
 """
 
 from __future__ import annotations
@@ -65,7 +45,10 @@ from .sandbox import Limits, Sandbox
 __all__ = ["Submission", "Verdict", "encode", "decode", "Timeout", "KernelFailed",
            "judge_exercise"]
 
-MAX_REPLY = 20 * 1024 ** 2  # bytes of JSON read back from one judging cell
+MAX_REPLY = 4 * 1024 ** 2  # bytes of JSON read back from one judging cell
+#: The largest message the checker accepts from a kernel (ZMQ drops the connection of a
+#: kernel that sends more: its output cannot swell the checker).
+MAX_MESSAGE = 8 * 1024 ** 2
 
 
 class Timeout(Exception):
@@ -116,9 +99,17 @@ def encode(value: Any, _depth: int = 0) -> Any:
     raise TypeError(f"cannot send a {t.__name__} to the kernel")
 
 
-def decode(data: Any, _depth: int = 0) -> Any:
+#: Bounds of one decoded value: nodes in all, and entries of sets and dicts in all. The
+#: second keeps hashing cheap whatever the kernel sends: ints (and tuples of ints) hash
+#: alike on purpose cost a set quadratic time, so no reply may hold many of them.
+MAX_NODES = 1_000_000
+MAX_HASHED = 2_000
+
+
+def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
     """JSON data from the kernel -> fresh values of exactly the plain types; raises
-    ``ValueError`` for anything else (the kernel is not trusted to send valid data).
+    ``ValueError`` for anything else (the kernel is not trusted to send valid data), and
+    for a value of more than ``MAX_NODES`` parts or ``MAX_HASHED`` set and dict entries.
 
     >>> decode([{"__tuple__": ["the", "cat"]}, 1])
     [('the', 'cat'), 1]
@@ -126,36 +117,48 @@ def decode(data: Any, _depth: int = 0) -> Any:
     Traceback (most recent call last):
     ...
     ValueError: not a plain value: {'__class__': 'os.system'}
+    >>> decode({"__set__": list(range(3000))})
+    Traceback (most recent call last):
+    ...
+    ValueError: more than 2000 set or dict entries
     """
     from bleu_lesson.core.stats import BleuStats
 
+    budget = _budget if _budget is not None else [MAX_NODES, MAX_HASHED]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ValueError(f"a value of more than {MAX_NODES} parts")
     if _depth > 100:
         raise ValueError("value nested too deeply")
     t = type(data)
     if data is None or t in (bool, int, float, str):
         return data
     if t is list:
-        return [decode(v, _depth + 1) for v in data]
+        return [decode(v, _depth + 1, budget) for v in data]
     if t is dict and len(data) == 1:
         (tag, body), = data.items()
         if tag == "__tuple__" and type(body) is list:
-            return tuple(decode(v, _depth + 1) for v in body)
+            return tuple(decode(v, _depth + 1, budget) for v in body)
         if tag == "__float__" and body in ("nan", "inf", "-inf"):
             return float(body)
+        if tag in ("__dict__", "__set__") and type(body) is list:
+            budget[1] -= len(body)
+            if budget[1] < 0:
+                raise ValueError(f"more than {MAX_HASHED} set or dict entries")
         if tag == "__dict__" and type(body) is list:
             out = {}
             for pair in body:
                 if type(pair) is not list or len(pair) != 2:
                     raise ValueError("malformed dict entry")
-                key = decode(pair[0], _depth + 1)
+                key = decode(pair[0], _depth + 1, budget)
                 try:
                     hash(key)
                 except TypeError:
                     raise ValueError("unhashable dict key") from None
-                out[key] = decode(pair[1], _depth + 1)
+                out[key] = decode(pair[1], _depth + 1, budget)
             return out
         if tag == "__set__" and type(body) is list:
-            items = [decode(v, _depth + 1) for v in body]
+            items = [decode(v, _depth + 1, budget) for v in body]
             try:
                 return set(items)
             except TypeError:
@@ -169,172 +172,9 @@ def decode(data: Any, _depth: int = 0) -> Any:
     raise ValueError(f"not a plain value: {str(data)[:80]}")
 
 
-# The code the checker sends to judge one exercise. It runs in the hostile kernel, so
-# nothing it computes is trusted: it only turns the answer's results into JSON.
-CHILD_SOURCE = r'''
-def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
-    import importlib, json, math, types
-    ns = globals()
-    class Unserialisable(Exception):
-        pass
-    try:
-        from bleu_lesson.core.stats import BleuStats
-    except Exception:
-        BleuStats = None
-    def enc(x, depth=0):
-        if depth > 100:
-            raise Unserialisable("a value nested more than 100 deep")
-        t = type(x)
-        if x is None or t is bool:
-            return x
-        if isinstance(x, bool):
-            return bool(x)
-        if isinstance(x, int):
-            return int.__int__(x)
-        if isinstance(x, float):
-            v = float.__float__(x)
-            return v if math.isfinite(v) else {"__float__": repr(v)}
-        if isinstance(x, str):
-            return str.__str__(x)
-        if isinstance(x, list):
-            return [enc(v, depth + 1) for v in list.__iter__(x)]
-        if isinstance(x, tuple):
-            return {"__tuple__": [enc(v, depth + 1) for v in tuple.__iter__(x)]}
-        if isinstance(x, dict):
-            return {"__dict__": [[enc(k, depth + 1), enc(v, depth + 1)]
-                                 for k, v in dict.items(x)]}
-        if isinstance(x, (set, frozenset)):
-            items = set.__iter__(x) if isinstance(x, set) else frozenset.__iter__(x)
-            return {"__set__": [enc(v, depth + 1) for v in items]}
-        if BleuStats is not None and t is BleuStats:
-            return {"__BleuStats__": [enc(x.hyp_len), enc(x.ref_len),
-                                      enc(list(x.matches)), enc(list(x.totals))]}
-        if getattr(t, "__module__", "") == "numpy" and hasattr(x, "tolist"):
-            return enc(x.tolist(), depth + 1)
-        raise Unserialisable(t.__name__)
-    def dec(x):
-        if type(x) is list:
-            return [dec(v) for v in x]
-        if type(x) is dict:
-            (tag, body), = x.items()
-            if tag == "__tuple__":
-                return tuple(dec(v) for v in body)
-            if tag == "__float__":
-                return float(body)
-            if tag == "__dict__":
-                return {dec(k): dec(v) for k, v in body}
-            if tag == "__set__":
-                return {dec(v) for v in body}
-            if tag == "__BleuStats__":
-                return BleuStats(body[0], body[1], tuple(body[2]), tuple(body[3]))
-        return x
-    def resolve(dotted):
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            try:
-                obj = importlib.import_module(".".join(parts[:cut]))
-            except ImportError:
-                continue
-            for attr in parts[cut:]:
-                obj = getattr(obj, attr)
-            return obj
-        raise ImportError(dotted)
-    def reply(**kw):
-        return json.dumps(kw)
-    if name not in ns:
-        return reply(status="missing")
-    answer = ns[name]
-    if answer is ... or answer is NotImplemented:
-        return reply(status="not-done")
-    if kind == "function" and not callable(answer):
-        return reply(status="not-callable", type=type(answer).__name__)
-    try:
-        module = getattr(answer, "__module__", None)
-    except Exception:
-        module = None
-    if isinstance(module, str) and (module == "bleu_lesson" or module.startswith("bleu_lesson.")):
-        qualname = str(getattr(answer, "__qualname__", "?"))
-        return reply(status="library", name=module + "." + qualname)
-    # The originals' code objects are kept nowhere: an answer can walk up to this frame
-    # (sys._getframe) and would rebuild the real function from them. Only the stubbed
-    # function objects are listed; afterwards each gets its code back compiled afresh
-    # from its module's source, inline below (a helper here would be an oracle).
-    stubbed = []
-    copied = False
-    for dotted in forbidden:
-        try:
-            func = resolve(dotted)
-        except Exception:
-            continue
-        func = getattr(func, "__func__", func)
-        if not isinstance(func, types.FunctionType) or func.__closure__:
-            continue
-        try:
-            copied = copied or getattr(answer, "__code__", None) == func.__code__
-        except Exception:
-            pass
-        stub_ns = {}
-        exec("def stub(*args, **kwargs):\n    raise RuntimeError(%r)\n"
-             % (marker + dotted + " is the function this exercise asks you to write; it "
-                "is unavailable while your answer is judged"), {}, stub_ns)
-        func.__code__ = stub_ns["stub"].__code__
-        stubbed.append(func)
-    func = stub_ns = None
-    try:
-        if copied:
-            return reply(status="library", name="a copy of a library function")
-        if kind == "value":
-            try:
-                return reply(status="value", value=enc(answer))
-            except Unserialisable as exc:
-                return reply(status="unserialisable", type=str(exc))
-        results = []
-        for case in json.loads(cases_json):
-            args = dec(case)
-            try:
-                got = answer(*args)
-            except NotImplementedError:
-                return reply(status="not-done", results=results)
-            except Exception as exc:
-                text = str(exc)
-                if marker in text:
-                    return reply(status="forbidden", index=len(results),
-                                 name=text.split(marker, 1)[1].split(" ", 1)[0],
-                                 results=results)
-                return reply(status="raised", index=len(results), type=type(exc).__name__,
-                             message=text[:500], results=results)
-            if got is ... or got is NotImplemented:
-                return reply(status="not-done", results=results)
-            try:
-                value = enc(got)
-            except Unserialisable as exc:
-                return reply(status="unserialisable", index=len(results), type=str(exc),
-                             results=results)
-            try:
-                after = enc(list(args))
-            except Unserialisable:
-                after = None
-            results.append({"value": value, "after": after})
-        return reply(status="done", results=results)
-    finally:
-        import importlib.util
-        for func in stubbed:
-            try:
-                spec = importlib.util.find_spec(func.__module__)
-                todo = [("", compile(spec.loader.get_source(func.__module__), spec.origin,
-                                     "exec"))]
-                fresh = []
-                while todo:  # (qualname prefix, code): class bodies and functions nest
-                    prefix, code = todo.pop()
-                    for c in code.co_consts:
-                        if isinstance(c, types.CodeType):
-                            if prefix + c.co_name == func.__qualname__:
-                                fresh.append(c)
-                            todo.append((prefix + c.co_name + ".", c))
-                func.__code__ = fresh[-1]
-            except Exception:
-                pass  # the library stays stubbed in this kernel: only this notebook suffers
-'''
+# The code the checker sends to judge one exercise in the kernel: a real module, sent as
+# the text of a cell (it runs in the hostile kernel: it only turns results into JSON).
+CHILD_SOURCE = (Path(__file__).resolve().parent / "kernel_child.py").read_text(encoding="utf-8")
 
 
 def _child_cell(name: str, kind: str, forbidden: Sequence[str], cases: list[tuple],
@@ -351,15 +191,30 @@ def _short(text: object, limit: int = 300) -> str:
 
 def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     """The verdict on exercise ``ex`` from the kernel's ``reply`` (untrusted JSON data)
-    to the cases sent; every comparison happens here."""
-    from bleu_lesson.teaching.exercises import shown_input, verdict
+    to the cases sent; every comparison happens here. An exercise with a ``rubric`` is
+    never ``pass``: when its numbers hold it is ``self-assessed``."""
+    v = _judge_values(ex, reply, cases, hidden)
+    if getattr(ex, "rubric", "") and v.status == "pass":
+        return Verdict(ex.id, "self-assessed", "the numbers hold; what a program cannot "
+                                               "judge is for a person: " + _short(ex.rubric))
+    return v
+
+
+def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
+    from bleu_lesson.teaching.checking import shown_input, verdict
 
     name = ex.answer_name
     if type(reply) is not dict or type(reply.get("status")) is not str:
         return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
     status = reply["status"]
     if status == "missing":
-        return Verdict(ex.id, "not-done", f"{name} is not defined")
+        errors = reply.get("errors")
+        why = ""
+        if type(errors) is list and errors and all(type(e) is str for e in errors):
+            blocks = ", ".join(ex.building_blocks) or "none"
+            why = (f" where it is judged (only the standard library and the building blocks "
+                   f"bleu_lesson.core.{{{blocks}}} exist there): " + _short("; ".join(errors)))
+        return Verdict(ex.id, "not-done", f"{name} is not defined" + why)
     if status == "not-done":
         return Verdict(ex.id, "not-done", "")
     if status == "not-callable":
@@ -465,6 +320,10 @@ class Submission:
     data: bytes | None = None  # the submission's bytes, read once by the caller
 
     def __post_init__(self) -> None:
+        from .sandbox import closing
+
+        if closing():
+            raise KernelFailed("the check was interrupted: no new kernel")
         self.sandbox = Sandbox(self.limits, kind=self.kind)
         with _LIVE_LOCK:
             _LIVE.add(self.sandbox)
@@ -491,7 +350,10 @@ class Submission:
         cmd = [os.path.abspath(sys.executable), "-m", "ipykernel_launcher", "-f", str(conn),
                "--HistoryManager.enabled=False"]
         self.sandbox.start(cmd, stdout=subprocess.DEVNULL, stderr=self._log)
-        client = BlockingKernelClient()
+        import zmq
+
+        client = BlockingKernelClient(context=zmq.Context())
+        client.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)  # every channel's socket
         client.load_connection_file(str(conn))
         client.start_channels()
         self.client = client
@@ -531,6 +393,7 @@ class Submission:
         if self.client is not None:
             try:
                 self.client.stop_channels()
+                self.client.context.destroy(linger=0)
             except Exception:  # pragma: no cover - closing sockets of a dead kernel
                 pass
         self.sandbox.close()
@@ -611,25 +474,36 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                    data: bytes | None = None) -> list[Verdict]:
     """Run notebook ``nb`` (read from ``path``) in a sandbox and judge ``exercises``.
 
-    Each exercise is judged once right after the cell that checks it (so a later hang
-    still leaves a real verdict) and again after the last cell (the verdict reported).
+    The notebook runs in a kernel (its errors and a hang are noted). The values judged
+    come from ``bleu_lesson.grading.world``: the code cells run again in a process where
+    the exercise's reference does not exist, and the answers are called there. Only an
+    exercise marked ``in_kernel`` (its answer runs sacrebleu itself) is judged in the
+    kernel, right after the cell that checks it (so a later hang still leaves a real
+    verdict) and again after the last cell.
     """
+    from .world import judge_in_world
+
     sub = Submission(Path(path), timeout, limits or Limits(), kind=kind, data=data)
     # separate draws: the inputs the kernel saw at an early verdict are not the final ones
     early = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
     hidden = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
-    by_id = {ex.id: ex for ex in exercises}
+    by_id = {ex.id: ex for ex in exercises if ex.in_kernel}
+    in_world = [ex for ex in exercises if not ex.in_kernel]
     judged: dict[str, tuple[Verdict, int]] = {}
     first_error = ""
+    hung = ""
+    hung_at = -1
+    failed = ""
+    kernel: dict[str, Verdict] = {}
     cells = [(i, c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"]
     try:
         try:
             sub.start()
         except KernelFailed as exc:
-            return [Verdict(ex.id, "error", str(exc)) for ex in exercises]
+            failed = str(exc)
         current = -1
         try:
-            for index, cell in cells:
+            for index, cell in cells if not failed else ():
                 current = index
                 source = cell.get("source", "")
                 source = "".join(source) if isinstance(source, list) else source
@@ -642,28 +516,55 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                     if ex_id in by_id:
                         judged[ex_id] = (sub.judge(by_id[ex_id], early[ex_id]), index)
             current = -1
-            final = [sub.judge(ex, hidden[ex.id]) for ex in exercises]
+            if not failed:
+                kernel = {ex.id: sub.judge(ex, hidden[ex.id]) for ex in by_id.values()}
         except Timeout:
-            where = _cell_name(nb, current) if current >= 0 else "judging the answers"
-            out = []
-            for ex in exercises:
-                if ex.id in judged:
-                    v, idx = judged[ex.id]
-                    note = (f"judged after cell {idx}; then the notebook did not finish "
-                            f"within {timeout:g} s ({where} hung)")
-                    out.append(Verdict(ex.id, v.status, _join(v.detail, note)))
-                else:
-                    out.append(Verdict(ex.id, "timeout", f"did not finish within "
-                                                         f"{timeout:g} s: {where} hung"))
-            return out
+            hung = _cell_name(nb, current) if current >= 0 else "judging the answers"
+            hung_at = current if current >= 0 else len(nb.cells)
         except KernelFailed as exc:
             where = _cell_name(nb, current) if current >= 0 else "judging"
-            return [Verdict(ex.id, "error", f"{exc} ({where})") for ex in exercises]
+            failed = f"{exc} ({where})"
     finally:
         sub.close()
+    world: dict[str, Any] = {}
+    if in_world and not failed:  # the cells the kernel ran (not the one that hung)
+        world = judge_in_world(in_world, nb, {ex.id: [tuple(c) for c in ex.cases] +
+                                              hidden[ex.id] for ex in in_world},
+                               timeout, limits, kind, before=hung_at if hung else None)
     out = []
-    for v in final:
-        if first_error and v.status != "pass":
+    for ex in exercises:
+        if failed:
+            v = Verdict(ex.id, "error", failed)
+        elif ex.in_kernel and hung:
+            if ex.id in judged:
+                v, idx = judged[ex.id]
+                v = Verdict(ex.id, v.status, _join(v.detail, (
+                    f"judged after cell {idx}; then the notebook did not finish within "
+                    f"{timeout:g} s ({hung} hung)")))
+            else:
+                v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
+                                              f"{hung} hung")
+        elif ex.in_kernel:
+            v = kernel[ex.id]
+        else:
+            reply = world[ex.id]
+            cases = [tuple(c) for c in ex.cases] + hidden[ex.id]
+            if reply.get("status") == "world-failed":
+                status = "timeout" if hung or "did not finish" in str(reply.get("why")) \
+                    else "error"
+                why = _short(reply.get("why"), 200)
+                v = Verdict(ex.id, status, f"{why} ({hung} hung in the kernel)" if hung
+                            else why)
+            elif hung and reply.get("status") == "missing":
+                v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
+                                              f"{hung} hung")
+            else:
+                v = judge_exercise(ex, reply, cases, len(hidden[ex.id]))
+                if hung:
+                    v = Verdict(ex.id, v.status, _join(v.detail, (
+                        f"the notebook did not finish within {timeout:g} s in the kernel "
+                        f"({hung} hung); judged without that cell")))
+        if first_error and v.status not in ("pass", "self-assessed") and not failed:
             v = Verdict(v.exercise, v.status, _join(v.detail, first_error))
         out.append(v)
     return out

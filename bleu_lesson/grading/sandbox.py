@@ -45,23 +45,20 @@ socket for a link to another socket of the host.
 
 What it does **not** protect: the kernel's own answers. Whatever the sandboxed code
 sends back is untrusted data; ``bleu_lesson.grading.judge`` reads only plain values and judges
-them in the checker. Nor does it stop a student from copying code shown in the course
-into an answer (the library source is readable, by design), nor the bypasses of the
-judge's in-kernel stubbing listed in ``bleu_lesson.grading.judge`` (a kept copy of a library
-function's code, a replaced ``types.FunctionType``, an IPython input transformer, a
-fresh ``importlib`` load of the library, nltk or sacrebleu, a lookup table): the kernel
-is the student's, so review suspicious answers (nbgrader autograde has the same limit).
-Under ``unshare`` as root with a Python others cannot read, the kernel keeps uid 0 (the
-sandbox line of the checker warns), though with no capability, so it cannot undo the
-read-only mounts or uncover the hidden notebooks; it can still write what root owns. Nor
-does it stop a student from using up what it is given: the CPU time, memory per process
-(not in total: there are no cgroups), the process count (per sandbox under root, from
-the uid pool; shared when the checker is not root, or when more sandboxes run than the
-pool has uids), disk space in the work folder (each file at most ``file_size``, but not
-their number; ``/tmp`` is a 256 MiB tmpfs), and, under ``unshare`` and ``none``, the
-host's world-readable files. A kernel exploit escapes any of these sandboxes: for
-hostile code at scale, run the checker itself in a virtual machine.
-"""
+them in the checker, and takes them from ``bleu_lesson.grading.world`` (a ``bare`` sandbox:
+the standard library and the exercise's building blocks only), where the reference does
+not exist. Nor does it stop a student from copying code shown in the course into an
+answer (the library source is readable, by design).
+Under ``unshare`` as root with a Python others cannot read, the kernel would keep uid 0:
+``refusal`` says so and no sandbox starts (a root kernel could write a later submission's
+copy and reach other kernels' connection files). Nor does it stop a student from using up
+what it is given: the CPU time, memory per process (not in total: there are no cgroups),
+the process count (per sandbox under root, from the uid pool; shared when the checker is
+not root, or when more sandboxes run than the pool has uids), disk space in the work
+folder (each file at most ``file_size``, but not their number; ``/tmp`` is a 256 MiB
+tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A kernel
+exploit escapes any of these sandboxes: for hostile code at scale, run the checker itself
+in a virtual machine. """
 
 from __future__ import annotations
 
@@ -79,7 +76,8 @@ from pathlib import Path
 
 from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
 
-__all__ = ["Limits", "Sandbox", "backend", "describe", "wmt22_folder", "BACKENDS", "PREFIX"]
+__all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "refusal", "wmt22_folder",
+           "BACKENDS", "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
 PREFIX = "bleu-lesson-check-"
@@ -257,6 +255,66 @@ def _python_paths() -> list[Path]:
     return kept
 
 
+def _stdlib_paths() -> list[Path]:
+    """The folders of the Python installation itself (its standard library and binary),
+    without the virtual environment or the package."""
+    exe = Path(os.path.realpath(sys.executable))
+    paths = {Path(sys.base_prefix).resolve(), exe.parent}
+    for key in ("stdlib", "platstdlib"):
+        p = sysconfig.get_path(key, vars={"base": sys.base_prefix,
+                                          "platbase": sys.base_exec_prefix})
+        if p:
+            paths.add(Path(p).resolve())
+    kept: list[Path] = []
+    for folder in sorted((p for p in paths if p.exists()), key=lambda p: len(p.parts)):
+        if not any(_within(folder, k) for k in kept):
+            kept.append(folder)
+    return kept
+
+
+def _package_folders() -> list[Path]:
+    """Every folder third-party packages live in that a bare sandbox can see: the
+    installation's site-packages and the system's dist-packages (covered by an empty
+    tmpfs, so no interpreter in there finds NLTK, sacrebleu or numpy)."""
+    import glob
+
+    found = {Path(p) for p in (sysconfig.get_path("purelib", vars={"base": sys.base_prefix}),
+                               sysconfig.get_path("platlib",
+                                                  vars={"platbase": sys.base_exec_prefix}))
+             if p}
+    for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages",
+                    "/usr/lib64/python3*/*-packages", "/usr/lib/python3/dist-packages"):
+        found.update(Path(p) for p in glob.glob(pattern))
+    return sorted({p.resolve() for p in found if p.is_dir()})
+
+
+_ALL: set[Sandbox] = set()  # every sandbox not yet closed, to close them all at once
+_ALL_LOCK = threading.Lock()
+_CLOSING = threading.Event()
+
+
+def close_all() -> int:
+    """Kill and remove every sandbox of this process; judging starts no new one until
+    ``allow_new`` (an interrupted or terminated ``check``: no copy of a submission
+    survives). Returns how many."""
+    _CLOSING.set()
+    with _ALL_LOCK:
+        boxes = list(_ALL)
+    for box in boxes:
+        box.close()
+    return len(boxes)
+
+
+def allow_new() -> None:
+    """A new ``check`` run: judging may start sandboxes again after ``close_all``."""
+    _CLOSING.clear()
+
+
+def closing() -> bool:
+    """Whether ``close_all`` ended the run: judging starts no new sandbox then."""
+    return _CLOSING.is_set()
+
+
 class Sandbox:
     """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
 
@@ -265,12 +323,16 @@ class Sandbox:
     """
 
     def __init__(self, limits: Limits | None = None, *, kind: str | None = None,
-                 readable: tuple[str | Path, ...] = ()) -> None:
+                 readable: tuple[str | Path, ...] = (), bare: bool = False) -> None:
         self.limits = limits or Limits()
         self.kind = kind or backend()
         if self.kind not in BACKENDS:
             raise ValueError(f"kind must be one of {', '.join(BACKENDS)}, got {self.kind!r}")
         self.readable = [Path(p).resolve() for p in readable if Path(p).exists()]
+        #: ``bare``: the Python installation's standard library only (every site-packages
+        #: and dist-packages folder covered, no virtual environment, no package, no data),
+        #: for the judging child of ``bleu_lesson.grading.world``
+        self.bare = bare
         self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
         self.home = self.workdir / "home"
         self.tmp = self.workdir / "tmp"
@@ -278,6 +340,11 @@ class Sandbox:
         self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
         for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
             d.mkdir()
+        why = refusal(self.kind)
+        if why:
+            raise ValueError(why)
+        with _ALL_LOCK:
+            _ALL.add(self)
         self.as_nobody = _as_nobody(self.kind)  # an unprivileged uid, its own if it can
         self.uid = _take_uid() if self.as_nobody else os.geteuid()
         if self.as_nobody:
@@ -285,7 +352,7 @@ class Sandbox:
                 os.chown(d, self.uid, self.uid)
         #: the WMT22 folder the kernel gets read-only (found once: the mounts and the
         #: environment name the same one)
-        self.data = wmt22_folder()
+        self.data = None if bare else wmt22_folder()
         self.proc: subprocess.Popen | None = None
         self.killed = False
 
@@ -323,7 +390,7 @@ class Sandbox:
                  "--perms", "1777", "--size", tmpfs, "--tmpfs", "/tmp",
                  "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
         system = [Path("/usr"), Path("/etc")]
-        binds = [(p, "--ro-bind") for p in _python_paths()]
+        binds = [(p, "--ro-bind") for p in (_stdlib_paths() if self.bare else _python_paths())]
         if self.data is not None:
             binds += [(p, "--ro-bind") for p in _data_paths(self.data)]
         binds += [(p, "--ro-bind") for p in self.readable]
@@ -339,6 +406,9 @@ class Sandbox:
                 made.add(parent)
             args += [how, str(path), str(path)]
             made.add(path)
+        if self.bare:
+            for hidden in _package_folders():
+                args += ["--size", str(1024 ** 2), "--tmpfs", str(hidden)]
         return args
 
     def command(self, argv: list[str]) -> list[str]:
@@ -378,6 +448,12 @@ class Sandbox:
         for folder in [*_python_paths(), *data]:
             q = shlex.quote(str(folder))
             lines += [f"mount --bind {q} {q}", f"mount -o remount,bind,ro {q} {q}"]
+        if self.bare:
+            hide = [*_package_folders(), Path(sys.prefix).resolve(),
+                    Path(__file__).resolve().parents[1]]
+            for folder in dict.fromkeys(hide):
+                lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                             f"{shlex.quote(str(folder))}")
         notebooks = Path(__file__).resolve().parents[2] / "notebooks"
         if notebooks.is_dir():
             lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
@@ -432,6 +508,8 @@ class Sandbox:
         """Kill the sandbox, remove its work folder and give its uid back to the pool."""
         self.kill()
         shutil.rmtree(self.workdir, ignore_errors=True)
+        with _ALL_LOCK:
+            _ALL.discard(self)
         if self.as_nobody and self.uid != NOBODY and (self.proc is None or
                                                       self.proc.poll() is not None):
             _give_back(self.uid)  # everything in its PID namespace died with it
@@ -481,6 +559,18 @@ def _wait_gone(pids: list[int], limit: float = 5.0) -> None:
             except (ProcessLookupError, PermissionError):
                 pass
             time.sleep(0.02)
+
+
+def refusal(kind: str) -> str | None:
+    """Why this machine must not run student code with backend ``kind`` (``None``: it
+    may). Under ``unshare`` as root with a Python other users cannot run (pyenv under
+    /root), the kernel would keep uid 0: it could then write a later submission's copy
+    and reach other students' live kernels through their connection files."""
+    if kind == "unshare" and os.geteuid() == 0 and not _as_nobody(kind):
+        return (f"the unshare sandbox would run student code as root, since other users "
+                f"cannot run this Python ({os.path.realpath(sys.executable)}): install "
+                f"bubblewrap (bwrap), or use a Python that others can read and run")
+    return None
 
 
 def _as_nobody(kind: str) -> bool:

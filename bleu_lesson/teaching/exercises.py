@@ -1,15 +1,16 @@
 """Checks for the learners' exercises (练习): how a check runs and how it reports.
 
-Each exercise (an :class:`Exercise`, defined with its cases in ``bleu_lesson/teaching/chapters/``)
-has an id (``"3.1"``: chapter 3, exercise 1), a few test inputs and the library function
-that is the reference answer (or a ``judge`` for questions with no single answer).
-``check(id, answer)`` runs the learner's answer on every input and prints one of:
+Each exercise (an :class:`~bleu_lesson.teaching.checking.Exercise`, defined with its cases
+in ``bleu_lesson/teaching/chapters/``) is in ``EXERCISES`` by id (``"3.1"``: chapter 3,
+exercise 1). ``check(id, answer)`` runs the learner's answer on every input (the fixed
+cases, then random ones) and prints one of:
 
 - 通过 (pass): every input gave the expected value;
 - 未通过 (fail): the first input that did not, with what was expected and what came back
   (also when the answer changed its input);
 - 运行出错 (error): the answer raised, with the input and the exception;
-- 还没有完成 (not done): the answer is still the stub (``...`` or ``NotImplementedError``).
+- 还没有完成 (not done): the answer is still the stub (``...`` or ``NotImplementedError``);
+- 自评 (self-assessed): the numbers hold, and what a program cannot judge is the learner's.
 
 It never shows the solution's code, only values. Results are kept per kernel in
 ``results`` so a chapter can end with ``progress("03")``. This check runs in the
@@ -24,187 +25,34 @@ learner's own kernel: it is feedback for self-study. Marking a class is done by
 
 from __future__ import annotations
 
-import copy
-import math
 import os
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from bleu_lesson.teaching.chapters import chapter_id
+from . import quiz
+from .chapters import all_exercises, chapter_id, registry
+from .checking import (
+    STATUSES,
+    CheckResult,
+    Exercise,
+    run_exercise,
+    same,
+    shown_input,
+    verdict,
+)
 
-__all__ = [  # noqa: F822 (EXERCISES, QUIZZES, Quiz: module __getattr__)"Exercise", "CheckResult", "EXERCISES", "check", "progress", "results",
-           "run", "verdict", "same"]
+__all__ = ["Exercise", "CheckResult", "EXERCISES", "STATUSES", "RAISE_ENV", "check",
+           "progress", "results", "run", "verdict", "same", "shown_input"]
 
-STATUSES = ("pass", "fail", "not-done", "error")
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    exercise: str
-    status: str
-    detail: str = ""
-
-    def message(self) -> str:
-        ex = _exercises().get(self.exercise)
-        title = f"练习 {self.exercise}"
-        if self.status == "pass":
-            return f"✔ {title} 通过 (passed): {self.detail}"
-        if self.status == "not-done":
-            return f"… {title} 还没有完成 (not done yet): 在标记处写代码，然后重新运行这个单元格。"
-        head = "未通过 (failed)" if self.status == "fail" else "运行出错 (error)"
-        hint = f"\n  提示 (hint): {ex.hint}" if ex and ex.hint and self.status == "fail" else ""
-        return f"✘ {title} {head}\n{self.detail}{hint}"
+#: Every exercise of the course by id, in course order (built once, from the chapters).
+EXERCISES: dict[str, Exercise] = all_exercises()
 
 
-@dataclass(frozen=True)
-class Exercise:
-    """One exercise: inputs, the reference answer, and how to compare values.
-
-    ``judge(case, got) -> (ok, detail)``, when given, decides instead of comparing with
-    ``reference(*case)``: for analytic exercises with no single right value. It is
-    trusted code and runs outside the learner's kernel when a class is marked. Its
-    ``detail`` describes the value that came back; ``extra["expect"]`` says what is
-    required, and a failure shows both (期望 / 得到).
-    ``forbidden`` names the library functions (``"bleu_lesson.core.brevity.brevity_penalty"``)
-    the exercise asks the learner to write: they are unavailable while the answer is
-    judged by ``bleu-lesson check``. ``generate(rng)`` draws extra hidden cases.
-    """
-
-    id: str
-    title: str
-    reference: Callable[..., Any] | None
-    cases: tuple[tuple, ...]
-    kind: str = "function"          # "function": answer(*case); "value": answer itself
-    tolerance: float | None = None  # compare floats with this absolute tolerance
-    hint: str = ""
-    extra: dict = field(default_factory=dict)
-    judge: Callable[[tuple, Any], tuple[bool, str]] | None = None
-    forbidden: tuple[str, ...] = ()
-    generate: Callable[[random.Random], Sequence[tuple]] | None = None
-
-    def __post_init__(self) -> None:
-        if self.reference is None and self.judge is None:
-            raise ValueError(f"exercise {self.id}: give a reference or a judge")
-        if self.kind not in ("function", "value"):
-            raise ValueError(f"exercise {self.id}: kind must be 'function' or 'value'")
-
-    @property
-    def chapter(self) -> str:
-        return chapter_id(self.id.split('.')[0])
-
-    @property
-    def answer_name(self) -> str:
-        """The name the learner's answer has in the notebook (``my_…``, last in the title)."""
-        return self.title.split()[-1]
-
-    def hidden_cases(self, rng: random.Random) -> list[tuple]:
-        """Extra cases drawn with ``rng`` (none without ``generate``)."""
-        return [tuple(c) for c in self.generate(rng)] if self.generate else []
-
-
-def same(expected: Any, got: Any, tolerance: float | None) -> bool:
-    """Whether ``got`` equals ``expected``: same container types (a tuple is not a list),
-    numbers within ``tolerance`` when given, never a bool for a number.
-
-    >>> same([("a", "b")], [["a", "b"]], None)
-    False
-    >>> same(0.5, 0.5 + 1e-12, 1e-9), same(1, True, None)
-    (True, False)
-    """
-    if isinstance(expected, bool) or isinstance(got, bool):
-        return type(got) is type(expected) and got == expected
-    if tolerance is not None and type(expected) in (int, float):
-        return type(got) in (int, float) and math.isclose(got, expected, rel_tol=0,
-                                                          abs_tol=tolerance)
-    if type(expected) in (tuple, list):
-        return type(got) is type(expected) and len(expected) == len(got) and all(
-            same(e, g, tolerance) for e, g in zip(expected, got, strict=True))
-    if type(expected) is dict:
-        return type(got) is dict and expected.keys() == got.keys() and all(
-            same(v, got[k], tolerance) for k, v in expected.items())
-    if type(expected) in (int, float, str, type(None)):
-        if type(expected) in (int, float) and type(got) in (int, float):
-            return got == expected
-        return type(got) is type(expected) and got == expected
-    return type(got) is type(expected) and got == expected
-
-
-def _show(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception as exc:  # a learner's object whose repr raises
-        text = f"<{type(value).__name__}: repr raised {type(exc).__name__}>"
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
-def shown_input(case: tuple) -> str:
-    return ", ".join(_show(a) for a in case)
-
-
-def verdict(ex: Exercise, case: tuple, got: Any, after: tuple | None = None) -> tuple[bool, str]:
-    """Judge one value: ``(ok, detail)``. ``after`` is the input as it was after the call:
-    an answer that changed its input fails."""
-    where = (f"  输入 (input): {shown_input(case) or '(无 / none)'}\n"
-             if ex.kind == "function" else "")
-    if after is not None and not same(list(case), list(after), None):
-        return False, (f"{where}  你的答案改动了它的输入 (your answer changed its input); "
-                       f"之后 (after): {shown_input(after)}")
-    if ex.judge is not None:
-        try:
-            ok, detail = ex.judge(case, got)
-        except Exception as exc:  # a malformed value must not crash the judge (or checker)
-            ok, detail = False, f"{_show(got)} ({type(exc).__name__}: {exc})"
-        if ok:
-            return True, ""
-        expect = ex.extra.get("expect", "")
-        if expect:  # the judge's detail says what came back; ``expect`` what was wanted
-            return False, f"{where}  期望 (expected): {expect}\n  得到 (got): {detail}"
-        return False, f"{where}  {detail}"
-    assert ex.reference is not None
-    expected = ex.reference(*case)
-    if same(expected, got, ex.tolerance):
-        return True, ""
-    return False, f"{where}  期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
-
-
-def _not_done(value: Any) -> bool:
-    return value is ... or value is NotImplemented
-
-
-def run(exercise_id: str, answer: Any) -> CheckResult:
-    """Check ``answer`` on the exercise's fixed cases without printing."""
-    exercises = _exercises()
-    if exercise_id not in exercises:
-        raise ValueError(f"unknown exercise {exercise_id!r}; known: {', '.join(exercises)}")
-    ex = exercises[exercise_id]
-    if _not_done(answer):
-        return CheckResult(ex.id, "not-done")
-    if ex.kind == "function" and not callable(answer):
-        return CheckResult(ex.id, "fail", f"  需要一个函数 (expected a function), 得到 (got): "
-                                          f"{_show(answer)}")
-    for case in ex.cases:
-        if ex.kind == "function":
-            args = copy.deepcopy(case)
-            try:
-                got = answer(*args)
-            except NotImplementedError:
-                return CheckResult(ex.id, "not-done")
-            except Exception as exc:  # the learner's code: report it, never crash
-                return CheckResult(ex.id, "error", f"  输入 (input): {shown_input(case)}\n"
-                                                   f"  {type(exc).__name__}: {exc}")
-            after: tuple | None = tuple(args)
-        else:
-            got, after = answer, None
-        if _not_done(got):
-            return CheckResult(ex.id, "not-done")
-        ok, detail = verdict(ex, case, got, after)
-        if not ok:
-            return CheckResult(ex.id, "fail", detail)
-    n = len(ex.cases)
-    detail = f"{n}/{n} 个测试用例" if ex.kind == "function" and ex.cases != ((),) else "答案正确"
-    return CheckResult(ex.id, "pass", detail)
+def run(exercise_id: str, answer: Any, rng: random.Random | None = None) -> CheckResult:
+    """Check ``answer`` on exercise ``exercise_id`` without printing (see ``run_exercise``)."""
+    if exercise_id not in EXERCISES:
+        raise ValueError(f"unknown exercise {exercise_id!r}; known: {', '.join(EXERCISES)}")
+    return run_exercise(EXERCISES[exercise_id], answer, rng)
 
 
 #: The latest result of every exercise checked in this kernel.
@@ -223,24 +71,25 @@ def check(exercise_id: str, answer: Any) -> None:
     result = run(exercise_id, answer)
     results[exercise_id] = result
     print(result.message())
-    if result.status != "pass" and os.environ.get(RAISE_ENV, "") not in ("", "0"):
+    if result.status not in ("pass", "self-assessed") and \
+            os.environ.get(RAISE_ENV, "") not in ("", "0"):
         raise AssertionError(f"exercise {exercise_id}: {result.status}")
 
 
 def progress(chapter: str | int) -> None:
     """Print the status of every exercise of a chapter checked in this kernel, and the
     chapter's quiz score."""
-    from . import quiz
-    from .chapters import registry
-
     chapter = chapter_id(chapter)
     info = registry().get(chapter)
     mine = list(info.exercises) if info else []
-    labels = {"pass": "✔ 通过", "fail": "✘ 未通过", "error": "✘ 出错",
+    labels = {"pass": "✔ 通过", "self-assessed": "◎ 自评", "fail": "✘ 未通过", "error": "✘ 出错",
               "not-done": "… 还没有完成", None: "· 还没有检查"}
     done = sum(1 for ex in mine if ex.id in results and results[ex.id].status == "pass")
+    selfs = sum(1 for ex in mine if ex.id in results and
+                results[ex.id].status == "self-assessed")
+    more = f"，{selfs} 个自评 (self-assessed)" if selfs else ""
     if mine:
-        print(f"第 {int(chapter)} 章练习进度 (progress): {done}/{len(mine)} 通过")
+        print(f"第 {int(chapter)} 章练习进度 (progress): {done}/{len(mine)} 通过{more}")
     else:
         print(f"第 {int(chapter)} 章没有编程练习 (no exercises in this chapter)")
     for ex in mine:
@@ -248,21 +97,3 @@ def progress(chapter: str | int) -> None:
         print(f"  练习 {ex.id} {ex.title}: {labels[status]}")
     if info and info.questions:
         print(f"  {quiz.progress_line(chapter)}")
-
-
-def _exercises() -> dict[str, Exercise]:
-    from .chapters import all_exercises
-
-    global _EXERCISES
-    if _EXERCISES is None:
-        _EXERCISES = all_exercises()
-    return _EXERCISES
-
-
-_EXERCISES: dict[str, Exercise] | None = None
-
-
-def __getattr__(name: str) -> Any:
-    if name == "EXERCISES":  # built on first use: the chapter modules import this module
-        return _exercises()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

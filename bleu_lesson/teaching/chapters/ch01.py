@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.seed import tokenize as seed_tokenize
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -19,16 +19,36 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('TokenizerExplorer',)
 
 
-_WORDS = ("The", "cat", "MAT", "is", "on", "猫", "垫子", "Hello,", "world!", "a")
-_SPACES = (" ", "  ", "\t", "\n", " \t ")
+_WORDS = ("The", "cat", "MAT", "is", "on", "猫", "垫子", "Hello,", "world!", "a", "Straße",
+          "ÉTÉ", "ΣΟΦΙΑ", "mat.")
+_ASCII_SPACES = (" ", "  ", "\t", "\n", " \t ", "\r\n", "\x0b", "\x0c")
+# whitespace to str.split() (and to Chinese text) that an ASCII-only split keeps inside a token
+_UNICODE_SPACES = ("\u3000", "\u00a0", "\u2003", "\u2009", "\u202f", "\x85", "\u2028", "\x1c")
+
+
+def _text(rng: random.Random, words: list[str], spaces: tuple[str, ...]) -> str:
+    return "".join(w + rng.choice(spaces) for w in words[:-1]) + (words[-1] if words else "")
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    cases = []
-    for _ in range(6):
-        words = [rng.choice(_WORDS) for _ in range(rng.randint(0, 7))]
-        text = rng.choice(("", " ")) + "".join(w + rng.choice(_SPACES) for w in words)
-        cases.append((text,))
+    """Every draw holds each kind of input a wrong rule gets wrong: empty or blank text,
+    one token, words split by the full-width space U+3000 and by other Unicode whitespace,
+    upper case outside ASCII (and ß, which casefold() changes), leading and trailing
+    whitespace, repeated words, and a few hundred tokens."""
+    def words(k: int) -> list[str]:
+        return [rng.choice(_WORDS) for _ in range(k)]
+    both = _ASCII_SPACES + _UNICODE_SPACES
+    cases = [
+        (rng.choice(("", " ", "\u3000", "\t\n")),),
+        (rng.choice(both) + rng.choice(("Cat", "ÉTÉ", "Straße")) + rng.choice(both),),
+        ("\u3000".join(words(rng.randint(3, 6)) + ["猫"]),),
+        (_text(rng, words(rng.randint(2, 5)) + ["Straße", "ΣΟΦΙΑ"], _UNICODE_SPACES),),
+        ("  " + _text(rng, words(rng.randint(2, 5)) + ["The", "the"], (" ", "  ")) + " \t",),
+        (_text(rng, words(rng.randint(200, 400)), both),),
+    ]
+    for _ in range(2):
+        cases.append((rng.choice(("", " ")) + _text(rng, words(rng.randint(0, 9)), both)
+                      + rng.choice(("", " ", "\u3000")),))
     return cases
 
 

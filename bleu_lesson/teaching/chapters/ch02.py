@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.ngrams import ngrams
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -19,12 +19,24 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('NgramExplorer',)
 
 
-_VOCAB = ("the", "cat", "is", "on", "mat", "a")
+_VOCAB = ("the", "cat", "is", "on", "mat", "a", "猫", "The")
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    return [([rng.choice(_VOCAB) for _ in range(rng.randint(0, 8))], rng.randint(1, 5))
-            for _ in range(6)]
+    """Every draw holds: no tokens, one token (n = 1 and n = 2), n equal to the length and
+    one more, repeated n-grams (for n = 1 and n = 2), and a few hundred tokens."""
+    def tokens(k: int) -> list[str]:
+        return [rng.choice(_VOCAB) for _ in range(k)]
+    word = rng.choice(_VOCAB)
+    k = rng.randint(2, 6)
+    cases: list[tuple] = [
+        ([], rng.randint(1, 4)), ([word], 1), ([word], 2), (tokens(k), k), (tokens(k), k + 1),
+        ([word, word, word] + tokens(2) + [word, word], 1),
+        ([word, "cat"] * rng.randint(2, 4) + tokens(1), 2),
+        (tokens(rng.randint(200, 400)), rng.randint(1, 6)),
+    ]
+    cases += [(tokens(rng.randint(0, 9)), rng.randint(1, 5)) for _ in range(2)]
+    return cases
 
 
 EXERCISES = (

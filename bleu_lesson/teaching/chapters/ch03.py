@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.clipping import clipped_counts
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -23,10 +23,33 @@ _SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat l
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    def sentence() -> list[str]:
-        return [rng.choice("abcd") for _ in range(rng.randint(1, 7))]
-    return [(sentence(), [sentence() for _ in range(rng.randint(1, 3))], rng.randint(1, 3))
-            for _ in range(6)]
+    """Every draw holds: a word the candidate repeats 7 times while three references hold it
+    1, 3 and 2 times (max 3, sum 6, min 1, first 1, last 2: each rule gives its own count),
+    the same for a repeated bigram, n-grams no reference has, an empty candidate, a
+    candidate shorter than n, and a candidate of a few hundred tokens."""
+    def sentence(k: int) -> list[str]:
+        return [rng.choice("abcd") for _ in range(k)]
+    w = rng.choice(("the", "猫", "x"))
+    def with_w(k: int, others: int) -> list[str]:
+        out = [w] * k + sentence(others)
+        rng.shuffle(out)
+        return out
+    refs = [with_w(1, rng.randint(1, 4)), with_w(3, rng.randint(0, 4)), with_w(2, 2)]
+    pair = ["x", "y"]
+    bigram_refs = [pair + sentence(2), pair * 3 + ["z"], pair * 2]
+    cases: list[tuple] = [
+        (with_w(7, rng.randint(0, 5)), refs, 1),
+        (pair * 7 + sentence(rng.randint(0, 3)), bigram_refs, 2),
+        (["q"] + sentence(rng.randint(3, 6)) + ["q", "r"], [sentence(5), sentence(4)], 1),
+        ([], [sentence(rng.randint(1, 5))], rng.randint(1, 4)),
+        (sentence(2), [sentence(4)], 3),
+        (sentence(rng.randint(200, 400)), [sentence(rng.randint(150, 300)) for _ in range(3)],
+         rng.randint(1, 4)),
+    ]
+    cases += [(sentence(rng.randint(1, 9)), [sentence(rng.randint(1, 9))
+                                             for _ in range(rng.randint(1, 3))],
+               rng.randint(1, 4)) for _ in range(3)]
+    return cases
 
 
 EXERCISES = (
@@ -39,7 +62,7 @@ EXERCISES = (
         (["a"], [["b"]], 2),
     ), hint="每个 n 元语法的计数不能超过它在任何一条参考译文中出现的最大次数。",
         forbidden=("bleu_lesson.core.clipping.clipped_counts", "bleu_lesson.core.seed.count_clipped_ngrams"),
-        generate=_hidden),
+        generate=_hidden, building_blocks=("ngrams",)),
 )
 
 QUESTIONS: tuple[Question, ...] = (

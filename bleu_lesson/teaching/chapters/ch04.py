@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -20,18 +20,45 @@ EXPLORERS: tuple[str, ...] = ('BrevityExplorer',)
 
 
 def _hidden_bp(rng: random.Random) -> list[tuple]:
-    return [(rng.randint(0, 30), rng.randint(1, 30)) for _ in range(8)]
+    """Every draw holds: an empty candidate, c = r, c > r, c < r with small and with large
+    lengths (up to thousands, r not a multiple of c), one token against a long reference,
+    and c just one below r."""
+    big = rng.randint(31, 5000)
+    small = rng.randint(2, 29)
+    cases: list[tuple] = [
+        (0, rng.randint(1, 500)), (big, big), (big + rng.randint(1, 50), big),
+        (small, small + rng.randint(1, 7) * 2 + 1),
+        (big, big * 2 + rng.randint(1, big - 1)),
+        (rng.randint(31, 400), rng.randint(401, 3000)),
+        (1, rng.randint(2, 40)), (big - 1, big),
+    ]
+    cases += [(rng.randint(0, 60), rng.randint(1, 60)) for _ in range(3)]
+    return cases
 
 
 def _hidden_closest(rng: random.Random) -> list[tuple]:
-    cases = []
-    for _ in range(8):
-        c = rng.randint(1, 20)
-        d = rng.randint(1, 4)  # often a tie: c - d and c + d, in either order
-        lens = [c + d, c - d] if rng.random() < 0.5 else [c - d, c + d]
-        lens += [rng.randint(1, 25) for _ in range(rng.randint(0, 2))]
-        rng.shuffle(lens)
-        cases.append((c, [max(1, x) for x in lens]))
+    """Every draw holds: a tie with the longer length listed first and a far longer and a
+    far shorter length around it (first, shortest, longest, tie to the longer, tie to the
+    first listed each pick another), a tie with the shorter listed first, a closest length
+    above c with one closer from below not winning, c below or above every length, one
+    length, and lengths in the thousands."""
+    c = rng.randint(10, 60)
+    d = rng.randint(1, 4)
+    far = rng.randint(d + 3, 9)
+    up = rng.randint(1, 3)
+    big = rng.randint(500, 5000)
+    cases: list[tuple] = [
+        (c, [c + far, c + d, c - far, c - d]),
+        (c, [c - d, c + d, c + far]),
+        (c, [c - up - 2, c + up, c + up + far]),
+        (c, [c + 5, c + 2, c + 9]),
+        (c, [c - 5, c - 9, c - 2]),
+        (c, [rng.randint(1, 80)]),
+        (big, [big + d + far, big + d, big - d, big - far * 40]),
+    ]
+    for _ in range(2):
+        lens = [rng.randint(1, 30) for _ in range(rng.randint(1, 5))]
+        cases.append((rng.randint(0, 32), lens))
     return cases
 
 
@@ -39,11 +66,11 @@ EXERCISES = (
     Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
         (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
     ), tolerance=1e-9, hint="c > r 时为 1；c = 0 时为 0；否则 exp(1 - r/c)。",
-        forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp),
+        forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp, building_blocks=("ngrams", "clipping")),
     Exercise("4.2", "最接近的参考长度 my_closest_ref_length", closest_ref_length, (
         (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),
     ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。",
-        forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest),
+        forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest, building_blocks=("ngrams", "clipping")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

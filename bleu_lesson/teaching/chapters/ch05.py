@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.bleu import geometric_mean
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -20,10 +20,22 @@ EXPLORERS: tuple[str, ...] = ('GeometricMeanExplorer',)
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    cases = []
-    for _ in range(6):
+    """Every draw holds: unequal weights that do not sum to 1 (renormalising changes the
+    result), a zero precision with weight 0 (ignored) and one with a positive weight (the
+    mean is 0), one order, and eight orders."""
+    def p() -> float:
+        return round(rng.uniform(0.05, 0.95), 4)
+    cases: list[tuple] = [
+        ([p(), p(), p()], [0.5, 0.25, 0.125]),
+        ([p(), 0.0, p()], [0.5, 0.0, 0.5]),
+        ([p(), p(), 0.0, p()], [0.25] * 4),
+        ([p()], [1.0]),
+        ([p() for _ in range(8)], [rng.choice((0.1, 0.2, 0.05)) for _ in range(8)]),
+        ([p(), p(), p(), p()], [0.4, 0.3, 0.2, 0.1]),
+    ]
+    for _ in range(3):
         k = rng.randint(1, 4)
-        ps = [rng.choice((0.0, round(rng.uniform(0.05, 1.0), 4))) for _ in range(k)]
+        ps = [rng.choice((0.0, p(), 1.0)) for _ in range(k)]
         ws = [rng.choice((0.0, 0.25, 0.5, 1 / k)) for _ in range(k)]
         if not any(ws):
             ws[0] = 1.0
@@ -37,7 +49,7 @@ EXERCISES = (
         ([0.5, 0.5], [0.5, 0.5]), ([0.9, 0.0, 0.5, 0.5], [0.25] * 4),
         ([0.9, 0.0, 0.5], [0.5, 0.0, 0.5]),
     ), tolerance=1e-9, hint="exp(Σ w_n · log p_n)；权重为正的某个 p_n 为 0 时结果为 0。",
-        forbidden=("bleu_lesson.core.bleu.geometric_mean",), generate=_hidden),
+        forbidden=("bleu_lesson.core.bleu.geometric_mean",), generate=_hidden, building_blocks=("ngrams", "clipping", "brevity")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

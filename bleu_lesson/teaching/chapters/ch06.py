@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
-from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -28,19 +28,70 @@ def _my_bleu_reference(candidate: str, references: list[str]) -> float:
                          smoothing="none", effective_order=False).score
 
 
+_WORDS = ("the", "cat", "is", "on", "a", "mat", "sat", "dog", "red", "big", "猫", "垫子")
+
+
 def _hidden(rng: random.Random) -> list[tuple]:
-    words = "the The cat is on a mat sat".split()
-    def sentence(n: int) -> str:
-        return " ".join(rng.choice(words) for _ in range(n))
-    cases = []
-    for _ in range(5):
-        cand = sentence(rng.randint(4, 9))
-        refs = [cand if rng.random() < 0.3 else sentence(rng.randint(3, 10))
-                for _ in range(rng.randint(1, 3))]
-        cases.append((cand, refs))
-    # a tie for the closest reference length, the longer one listed first
-    cand = sentence(6)
-    cases.append((cand, [cand + " mat", " ".join(cand.split()[:5])]))
+    """Every draw holds a case for each rule a wrong answer may use, with all four orders
+    matching so that the score is not 0:
+
+    - a tie for the closest length, the longer listed first (tie rules, first listed);
+    - the closest length above c, the first and shortest below it and a longest one
+      (closest, shortest, first, closest-from-below, longest, no brevity penalty);
+    - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
+      (max, sum, first-only and no clipping);
+    - upper case, the full-width space U+3000, punctuation glued to a word;
+    - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
+      candidate with every 3-gram but no 4-gram matched;
+    - an empty candidate and a candidate of a few hundred tokens.
+    """
+    def words(k: int) -> list[str]:
+        return [rng.choice(_WORDS) for _ in range(k)]
+
+    def join(tokens: list[str]) -> str:
+        return " ".join(tokens)
+
+    def edited(tokens: list[str], k: int) -> list[str]:
+        out = list(tokens)  # k single-word substitutions: long runs still match
+        for _ in range(k):
+            out[rng.randrange(len(out))] = rng.choice(("dog", "red", "big"))
+        return out
+
+    base = words(rng.randint(7, 10))
+    c = len(base)
+    cases: list[tuple] = []
+    # ties: c + 1 listed before c - 1
+    cases.append((join(base), [join(base + words(1)), join(base[:-1])]))
+    # closest c + 1 (second), shortest and first c - 3, longest c + 6
+    cases.append((join(base), [join(base[:c - 3]), join(edited(base, 1) + words(1)),
+                               join(base + words(6))]))
+    # clipping: "w" three times in the candidate; the references hold it 1, 2 and 1 times
+    w = "the"
+    body = [x for x in words(8) if x != w] or ["cat"] * 8
+    cand = [w] + body[:4] + [w] + body[4:] + [w]
+    cases.append((join(cand), [join([w] + body[:4] + ["dog"] + body[4:]),
+                               join([w] + body[:4] + [w] + body[4:]),
+                               join(["a"] + body[:4] + [w] + body[4:])]))
+    # case, U+3000 and glued punctuation (the references are lower case, space-separated)
+    upper = [t.capitalize() for t in base]
+    cases.append(("\u3000".join(upper[:4]) + " " + join(upper[4:]),
+                  [join(base), join(edited(base, 2))]))
+    cases.append((join(base) + " .", [join(base) + ".", join(edited(base, 1))]))
+    # no 4-grams at all; every 3-gram but no 4-gram matched
+    short = words(3)
+    cases.append((join(short), [join(short + words(2))]))
+    cases.append((join(base[:3] + ["dog", "big"] + base[1:4]), [join(base[:3]),
+                                                                 join(base[1:4])]))
+    # empty, and long
+    cases.append(("", [join(base)]))
+    long_ref = words(rng.randint(200, 400))
+    cases.append((join(edited(long_ref, len(long_ref) // 10)), [join(long_ref),
+                                                                join(edited(long_ref, 30))]))
+    for _ in range(2):
+        ref = words(rng.randint(3, 12))
+        cases.append((join(edited(ref, rng.randint(0, 2)) + words(rng.randint(0, 2))),
+                      [join(ref) for _ in range(1)] + [join(words(rng.randint(3, 12)))
+                                                       for _ in range(rng.randint(0, 2))]))
     return cases
 
 
@@ -52,6 +103,10 @@ def _is_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
+#: the lengths of the example the chapter works through (c = 6, r = 4, extra 7 words)
+_EXAMPLE_SHAPE = (6, [4], 7)
+
+
 def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
     """Adding ``extra`` to ``references`` must lower sentence BLEU (sacrebleu's defaults)."""
     if not (isinstance(got, tuple) and len(got) == 3):
@@ -61,6 +116,11 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
             and all(_is_text(r) for r in references) and _is_text(extra)):
         return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
                        "字符串列表")
+    shape = (len(candidate.split()), sorted(len(r.split()) for r in references),
+             len(extra.split()))
+    if shape == _EXAMPLE_SHAPE:  # the chapter's own example, letters renamed or not
+        return False, ("这是本章正文里的例子（6 个词的候选、4 个词的参考、7 个词的新参考）"
+                       "(the chapter's own example): 请自己构造一个 (build your own)")
     before = sentence_bleu(candidate, references).score
     after = sentence_bleu(candidate, [*references, extra]).score
     return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
@@ -81,6 +141,10 @@ def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
     fluent = sentence_bleu(got["fluent"], [got["reference"]]).score
     garbage = sentence_bleu(got["garbage"], [got["reference"]]).score
     return fluent < 0.2 and garbage > 0.5, f"fluent {fluent:.4f}, garbage {garbage:.4f}"
+
+
+#: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
+_BLOCKS = ("ngrams", "clipping", "brevity")
 
 
 EXERCISES = (
@@ -110,16 +174,20 @@ EXERCISES = (
                    "bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.BleuScorer.score",
                    "bleu_lesson.core.bleu.BleuScorer.sentence_scores",
                    "bleu_lesson.core.seed.compute_bleu"),
-        generate=_hidden),
+        generate=_hidden, building_blocks=_BLOCKS),
     Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
              extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
                               "sentence_bleu（sacrebleu 的默认设置）严格变小"},
-             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。"),
+             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。", building_blocks=_BLOCKS),
     Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
              judge=_judge_extremes,
              extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
                               "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
-             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。"),
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。", building_blocks=_BLOCKS,
+             rubric="程序只量了 BLEU，判断不了句子本身。请自己检查 (check yourself)：\n"
+                    "  1. fluent 是通顺的一句话，意思与 reference 完全相同（请一位读者看看）；\n"
+                    "  2. garbage 读起来确实不通或意思错了，不只是换了标点；\n"
+                    "  3. 用一句话写下：为什么 BLEU 给 fluent 低分、给 garbage 高分。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -9,7 +9,7 @@ import random
 
 from bleu_lesson.core.bleu import BleuOptions, score_stats
 from bleu_lesson.core.stats import BleuStats
-from bleu_lesson.teaching.exercises import Exercise
+from bleu_lesson.teaching.checking import Exercise
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -24,15 +24,36 @@ def _corpus_from_stats(stats: list[BleuStats]) -> float:
     return score_stats(sum(stats[1:], stats[0]), BleuOptions(smoothing="none")).score
 
 
-def _segment(rng: random.Random) -> BleuStats:
-    hyp = rng.randint(1, 12)
+def _segment(rng: random.Random, hyp: int, ref: int, lose: int = 2) -> BleuStats:
     totals = tuple(max(hyp - n, 0) for n in range(4))
-    matches = tuple(rng.randint(max(0, t - 2), t) for t in totals)
-    return BleuStats(hyp, max(1, hyp + rng.randint(-3, 3)), matches, totals)
+    matches = tuple(rng.randint(max(0, t - lose), t) for t in totals)
+    return BleuStats(hyp, ref, matches, totals)
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    return [([_segment(rng) for _ in range(rng.randint(1, 4))],) for _ in range(5)]
+    """Every draw holds: segments one of which has no 4-gram match (its sentence BLEU is 0,
+    the corpus's is not), a corpus shorter than its references made of one long segment
+    and short segments longer than theirs (per-segment brevity penalties differ), a corpus
+    longer than its references, a corpus with no 4-gram match and one with no 4-gram at all
+    (0 without effective order), one segment, and a hundred segments."""
+    def seg(lo: int = 1, hi: int = 12, lose: int = 2) -> BleuStats:
+        hyp = rng.randint(lo, hi)
+        return _segment(rng, hyp, max(1, hyp + rng.randint(-3, 3)), lose)
+    no_four = BleuStats(5, 6, (5, 3, 1, 0), (5, 4, 3, 2))
+    long_short = [_segment(rng, 20, 30, 3), _segment(rng, 6, 4, 1), _segment(rng, 7, 5, 1)]
+    cases: list[tuple] = [
+        ([seg(6, 12, 1), no_four, seg(6, 12, 1)],),
+        (long_short,),
+        ([_segment(rng, 9, 6, 2), _segment(rng, 8, 7, 2)],),
+        ([BleuStats(4, 4, (4, 2, 1, 0), (4, 3, 2, 1)), BleuStats(2, 3, (2, 1, 0, 0),
+                                                                 (2, 1, 0, 0))],),
+        ([BleuStats(3, rng.randint(3, 5), (3, 2, 1, 0), (3, 2, 1, 0)),  # no 4-gram at all
+          BleuStats(2, 2, (2, 1, 0, 0), (2, 1, 0, 0))],),
+        ([seg(5, 12, 1)],),
+        ([seg() for _ in range(100)],),
+    ]
+    cases += [([seg() for _ in range(rng.randint(1, 4))],) for _ in range(2)]
+    return cases
 
 
 EXERCISES = (
@@ -49,7 +70,7 @@ EXERCISES = (
              "(不平滑)；不要平均句子分数。",
         forbidden=("bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.corpus_bleu",
                    "bleu_lesson.core.bleu.sentence_bleu", "bleu_lesson.core.bleu.BleuScorer.score_stats"),
-        generate=_hidden),
+        generate=_hidden, building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

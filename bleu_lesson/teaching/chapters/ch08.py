@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS",
@@ -48,10 +48,20 @@ def _judge_per_segment(case: tuple, got: Any) -> tuple[bool, str]:
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    cases = []
-    for _ in range(5):
-        k, n = rng.randint(1, 4), rng.randint(1, 5)
-        cases.append(([[f"{chr(97 + s)}{i}" for i in range(n)] for s in range(k)],))
+    """Every draw holds: more streams than segments and more segments than streams (2 or
+    more of each), a square layout (k = n), one stream, one segment, a segment whose
+    references are equal or out of alphabetical order, and a couple of hundred segments."""
+    def streams(k: int, n: int) -> list[list[str]]:
+        return [[f"{chr(122 - s)}{i}" for i in range(n)] for s in range(k)]
+    k = rng.randint(2, 4)
+    n = rng.randint(k + 1, 6)
+    same = streams(2, 3)
+    same[1][1] = same[0][1]  # segment 1's two references are the same sentence
+    cases: list[tuple] = [
+        (streams(n, k),), (streams(k, n),), (streams(k, k),), (streams(1, n),),
+        (streams(k, 1),), (same,), (streams(rng.randint(2, 3), rng.randint(200, 300)),),
+    ]
+    cases += [(streams(rng.randint(1, 4), rng.randint(1, 5)),) for _ in range(2)]
     return cases
 
 
@@ -129,11 +139,12 @@ EXERCISES = (
     ), hint="sacrebleu 的 refs[k][i] 是第 k 个参考流的第 i 句；要得到 out[i][k]：一个 list，"
             "每个句段的参考是一个 list（tuple 也可以，例如 list(zip(*refs))）。",
         judge=_judge_per_segment, forbidden=("bleu_lesson.core.bleu.references_from_streams",),
-        generate=_hidden),
+        generate=_hidden, building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
     Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
              extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
                               "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},
-             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。"),
+             hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。",
+             in_kernel=True),
 )
 
 QUESTIONS: tuple[Question, ...] = (

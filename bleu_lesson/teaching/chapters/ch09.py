@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bleu_lesson.analysis.significance import percentile_interval
-from bleu_lesson.teaching.exercises import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.quiz import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -26,8 +26,23 @@ def _ci_half_width(scores: list[float]) -> float:
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    return [([round(rng.gauss(0.3, 0.05), 6) for _ in range(rng.randint(40, 400))],)
-            for _ in range(4)]
+    """Every draw holds: fewer than 40 scores (the cut-off index is 0), a count whose
+    n % 40 is over 20 (round(n / 40) differs from n // 40) and one whose n % 40 is
+    below 20 (ceil differs), a multiple of 40, repeated scores, unsorted scores, and a
+    thousand scores."""
+    def scores(n: int) -> list[float]:
+        return [round(rng.gauss(0.3, 0.05), 6) for _ in range(n)]
+    tied = scores(60) + [0.25] * 10 + [0.35] * 10
+    rng.shuffle(tied)
+    cases: list[tuple] = [
+        (scores(rng.randint(5, 39)),),
+        (scores(40 * rng.randint(1, 9) + rng.randint(21, 39)),),
+        (scores(40 * rng.randint(1, 9) + rng.randint(1, 19)),),
+        (scores(40 * rng.randint(2, 10)),),
+        (tied,),
+        (scores(rng.randint(1000, 1200)),),
+    ]
+    return cases
 
 
 # --- 9.2 (issue 13): predict which system's rank changes under reference B ---------------
@@ -61,9 +76,13 @@ def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
                            f"WMT22 zh-en; set BLEU_LESSON_WMT22_DIR): {exc}")
     truth = _RANK_CHANGES[0]
     guess = set(got)
-    # a wrong prediction is told how far off it is, not the answer (it could be copied)
-    return guess == truth, (f"你预测 {sorted(guess)}：名次变了的系统有 {len(truth)} 个，"
-                            f"你说中了 {len(guess & truth)} 个，多说了 {len(guess - truth)} 个")
+    # a wrong prediction is told only that it is wrong: a count of hits and misses could be
+    # asked again and again, one system at a time, until it gives the answer away
+    return guess == truth, f"你预测 {sorted(guess)}：不对 (not the systems whose rank changes)"
+
+
+#: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
+_BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a", "tokzh")
 
 
 EXERCISES = (
@@ -74,11 +93,12 @@ EXERCISES = (
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
              "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",
         forbidden=("bleu_lesson.analysis.significance._estimate_ci",
-                   "bleu_lesson.analysis.significance.percentile_interval"), generate=_hidden),
+                   "bleu_lesson.analysis.significance.percentile_interval"),
+        generate=_hidden, building_blocks=_BLOCKS),
     Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
              judge=_judge_rank_prediction,
              extra={"expect": "系统名的集合：只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
-             hint="看只用参考 A 时分数挨得很近的几对系统。"),
+             hint="看只用参考 A 时分数挨得很近的几对系统。", building_blocks=_BLOCKS),
 )
 
 QUESTIONS: tuple[Question, ...] = (

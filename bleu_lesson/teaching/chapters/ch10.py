@@ -6,10 +6,11 @@
 from __future__ import annotations
 
 import numbers
+import random
 from typing import Any
 
 from bleu_lesson.analysis.agreement import disagreements, kendall_tau, pairwise_accuracy
-from bleu_lesson.teaching.exercises import Exercise, _show, same
+from bleu_lesson.teaching.checking import Exercise, _show, same
 from bleu_lesson.teaching.quiz import Choice, Question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS", "QUIZ",
@@ -52,27 +53,62 @@ _PAIRS_CASES = (
     ({"a": 1.0, "b": 1.0, "c": 5.0}, {"a": 0.1, "b": 0.2, "c": 0.3}),   # the metric ties a, b
 )
 
-def _hidden_pairs(rng) -> list[tuple[dict[str, float], dict[str, float]]]:
-    """Hidden cases for 10.2 and 10.3: 3 to 6 systems with random metric and human scores."""
-    cases = []
-    for _ in range(3):
-        names = [f"sys{k}" for k in range(rng.randint(3, 6))]
-        cases.append(({n: round(rng.uniform(20, 40), 2) for n in names},
-                      {n: round(rng.uniform(-1, 1), 3) for n in names}))
-    return cases
+def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """Hidden cases for 10.2 and 10.3. Every draw holds: a pair people tie, a pair the
+    metric ties while people do not, a discordant pair with the largest human gap whose
+    metric gap is small while another discordant pair has the largest metric gap, two
+    systems, and thirty systems. No two discordant pairs share the largest human gap (the
+    strongest disagreement is unique)."""
+    def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
+        return ({n: rng.uniform(20, 40) for n in names}, {n: rng.uniform(-1, 1) for n in names})
+
+    def names(k: int) -> list[str]:
+        return [f"sys{i}" for i in rng.sample(range(100), k)]
+
+    def unique(case: tuple[dict[str, float], dict[str, float]]) -> bool:
+        gaps = [d[3] for d in disagreements(*case)]
+        return len(gaps) < 2 or gaps[0] != gaps[1]
+
+    out: list[tuple[dict[str, float], dict[str, float]]] = []
+    while len(out) < 3:
+        a, b, c, d = names(4)
+        metric, human = scores([a, b, c, d])
+        human[b] = human[a]                              # people tie a and b
+        metric[d] = metric[c]                            # the metric ties c and d,
+        human[c], human[d] = -0.99, 0.99                 # people's largest gap
+        if unique((metric, human)):
+            out.append((metric, human))
+    # a, b: discordant with the largest human gap, a small metric gap; c, d: discordant with
+    # the largest metric gap, a small human gap
+    a, b, c, d = names(4)
+    out.append(({a: 30.0, b: 30.5, c: 20.0, d: 39.0}, {a: 0.9, b: -0.9, c: 0.05, d: 0.0}))
+    out.append(scores(names(2)))
+    big = scores(names(30))
+    while not unique(big):
+        big = scores(names(30))
+    out.append(big)
+    for _ in range(2):
+        case = scores(names(rng.randint(3, 6)))
+        if unique(case):
+            out.append(case)
+    return out
+
+
+#: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
+_BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a", "tokzh")
 
 
 EXERCISES = (
     Exercise("10.1", "手算平局不计的 τ my_tau", _tau_by_hand, ((),),
              tolerance=5e-4, judge=_judge_tau,
-             hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。"),
+             hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。", building_blocks=_BLOCKS),
     Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
              tolerance=1e-9, generate=_hidden_pairs,
-             hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。"),
+             hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。", building_blocks=_BLOCKS),
     Exercise("10.3", "分歧最大的一对 my_strongest_disagreement", _strongest, _PAIRS_CASES,
              generate=_hidden_pairs,
              hint="在指标和人排序相反的系统对里，找人的分数差最大的一对；返回 (人更喜欢的系统, 另一个)；"
-                  "没有这样的对时返回 None。"),
+                  "没有这样的对时返回 None。", building_blocks=_BLOCKS),
 )
 
 

@@ -1,0 +1,169 @@
+"""Judging where the answer cannot be borrowed: a world without the exercise's reference.
+
+The kernel that runs a submission holds the whole library, NLTK and sacrebleu; stubbing
+the reference there is a race the checker loses (a copied ``__code__``, the module's
+source or ``.pyc`` exec'd again, a fresh interpreter, a patched ``builtins``...). So the
+values that are judged come from elsewhere: a second process, started for one exercise
+in a sandbox whose file system holds
+
+- the standard library of the Python installation, started with ``-I -S`` and with every
+  site-packages and dist-packages folder covered (no NLTK, sacrebleu, numpy: in no
+  interpreter that can be found there);
+- a *world* folder built here: ``world_child.py`` and a ``bleu_lesson`` package made of
+  copies of the modules the exercise allows as building blocks
+  (``Exercise.building_blocks``, earlier chapters' code), and nothing else. The
+  reference, the chapters (and their private helpers), the analysis modules, the
+  repository and the virtual environment are not there: physically absent, not stubbed.
+
+The child runs the submission's code cells there (what fails, fails), calls the answer on
+the cases and sends back plain values; the checker decodes them with bounds
+(``judge.decode``) and compares them in its own process, as for the kernel. It may not
+start a process (``RLIMIT_NPROC`` of 1 for its own uid), and its output goes to a file of
+bounded size. Only the bubblewrap backend hides the host's files: under ``unshare`` the
+package, the virtual environment and the package folders are covered but other copies of
+the library elsewhere on the host are in reach, and under ``none`` everything is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .sandbox import Limits, Sandbox
+
+__all__ = ["build_world", "judge_in_world", "MAX_WORLD_REPLY"]
+
+#: Bytes of the child's reply read back (its output file is limited to this size too).
+MAX_WORLD_REPLY = 4 * 1024 ** 2
+PACKAGE = Path(__file__).resolve().parents[1]
+CHILD = Path(__file__).resolve().parent / "world_child.py"
+
+
+def build_world(building_blocks: Sequence[str], folder: Path) -> Path:
+    """Write the world of an exercise into ``folder``: the child script and a
+    ``bleu_lesson`` package holding only ``core/<name>.py`` for each building block (and
+    ``core/stats.py``, the ``BleuStats`` record some inputs are). Returns ``folder``.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     world = build_world(["ngrams"], Path(d))
+    ...     sorted(p.name for p in (world / "bleu_lesson" / "core").iterdir())
+    ['__init__.py', 'ngrams.py', 'stats.py']
+    """
+    core = folder / "bleu_lesson" / "core"
+    core.mkdir(parents=True)
+    names = list(dict.fromkeys([*building_blocks, "stats"]))
+    lines = ['"""The building blocks this exercise allows (copies); nothing else is here."""']
+    for name in names:
+        source = PACKAGE / "core" / f"{name}.py"
+        if not source.is_file() or "/" in name or name.startswith("_"):
+            raise ValueError(f"building block {name!r} is not a module of bleu_lesson.core")
+        shutil.copyfile(source, core / f"{name}.py")
+        lines.append(f"from bleu_lesson.core.{name} import *  # noqa: F403")
+    lines.append("from bleu_lesson.core.stats import BleuStats  # noqa: F401")
+    lines.append("")
+    (core / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "bleu_lesson" / "__init__.py").write_text("\n".join(lines), encoding="utf-8")
+    shutil.copyfile(CHILD, folder / "world_child.py")
+    for path in [folder, *folder.rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return folder
+
+
+def _code_cells(nb: Any, before: int | None = None) -> list[str]:
+    out = []
+    for index, cell in enumerate(nb.cells):
+        if before is not None and index >= before:
+            break
+        if cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        out.append("".join(source) if isinstance(source, list) else str(source))
+    return out
+
+
+def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tuple]],
+                   timeout: float, limits: Limits | None = None,
+                   kind: str | None = None, before: int | None = None) -> dict[str, Any]:
+    """Run notebook ``nb``'s code cells once in the world of ``exercises`` (the building
+    blocks all of them allow) and call each answer on its ``cases[ex.id]``. Returns each
+    exercise's reply as untrusted JSON data, to decode with ``judge.judge_exercise``; an
+    exercise with no reply (the child was killed after ``timeout`` seconds, or sent
+    nothing readable) maps to ``{"status": "world-failed", "why": ...}``. ``before``: only
+    the cells before this index run (those the kernel ran before it hung)."""
+    from .judge import encode
+
+    blocks = [b for b in exercises[0].building_blocks
+              if all(b in ex.building_blocks for ex in exercises)]
+    request = json.dumps({
+        "cells": _code_cells(nb, before),
+        "answers": [{"name": ex.answer_name, "cases": [encode(list(c)) for c in cases[ex.id]]}
+                    for ex in exercises],
+        "cell_seconds": max(1, int(min(10, timeout / 2)))})
+    limits = replace(limits or Limits(), cpu_seconds=int(timeout) + 5, processes=1,
+                     file_size=MAX_WORLD_REPLY, open_files=64)
+    why = _run_child(blocks, request, timeout, limits, kind)
+    if isinstance(why, str):
+        return {ex.id: {"status": "world-failed", "why": why} for ex in exercises}
+    replies = why.get("replies")
+    if type(replies) is not list or len(replies) != len(exercises):
+        return {ex.id: {"status": "world-failed", "why": "no reply for every answer"}
+                for ex in exercises}
+    return {ex.id: r for ex, r in zip(exercises, replies, strict=True)}
+
+
+def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
+               kind: str | None) -> dict | str:
+    """The child's reply (a dict), or why there is none (a string)."""
+    from .sandbox import closing
+
+    if closing():
+        return "the check was interrupted"
+    world = Path(tempfile.mkdtemp(prefix="bleu-lesson-world-"))
+    try:
+        os.chmod(world, 0o755)
+        build_world(blocks, world / "w")
+        box = Sandbox(limits, kind=kind, readable=(world / "w",), bare=True)
+        try:
+            reply_path = box.workdir / "reply.json"
+            request_path = box.workdir / "request.json"
+            request_path.write_text(request, encoding="utf-8")
+            python = os.path.realpath(sys.executable)
+            child = str((world / "w" / "world_child.py").resolve())
+            with open(reply_path, "wb") as out, open(request_path, "rb") as inp:
+                proc = subprocess.Popen(box.command([python, "-I", "-S", "-B", child]),
+                                        env=box.environment(), cwd=box.nbdir, stdin=inp,
+                                        stdout=out, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
+                box.proc = proc
+                t_end = time.monotonic() + timeout
+                while proc.poll() is None and time.monotonic() < t_end:
+                    time.sleep(0.02)
+                if proc.poll() is None:
+                    box.kill()
+                    return f"judging did not finish within {timeout:g} s"
+            with open(reply_path, "rb") as f:
+                text = f.read(MAX_WORLD_REPLY + 1)
+        finally:
+            box.close()
+    finally:
+        shutil.rmtree(world, ignore_errors=True)
+    if len(text) > MAX_WORLD_REPLY:
+        return "the judging reply is too large"
+    lines = text.decode("utf-8", "replace").strip().splitlines()
+    if not lines:
+        return "judging sent no reply"
+    try:
+        reply = json.loads(lines[-1])
+    except (ValueError, RecursionError):
+        return "the judging reply is not JSON"
+    return reply if isinstance(reply, dict) else "the judging reply is not a JSON object"

@@ -1,0 +1,217 @@
+"""The exercise machinery: what an exercise is, and how one answer is judged.
+
+An :class:`Exercise` (defined with its cases in ``bleu_lesson/teaching/chapters/``) has an
+id (``"3.1"``: chapter 3, exercise 1), a few test inputs and the library function that is
+the reference answer (or a ``judge`` for questions with no single answer). ``run_exercise``
+runs a learner's answer on every input and returns a :class:`CheckResult`; ``verdict``
+judges one value, ``same`` compares two. This module sits below the chapters (they build
+their exercises with it); the registry and the learner's ``check`` and ``progress`` live
+above them, in ``bleu_lesson.teaching.exercises``.
+
+>>> ex = Exercise("9.9", "double my_double", lambda x: 2 * x, ((1,), (2,)))
+>>> run_exercise(ex, lambda x: x + x).status, run_exercise(ex, lambda x: x * x).status
+('pass', 'fail')
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["STATUSES", "CheckResult", "Exercise", "same", "shown_input", "verdict",
+           "run_exercise"]
+
+STATUSES = ("pass", "self-assessed", "fail", "not-done", "error")
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    exercise: str
+    status: str
+    detail: str = ""
+    hint: str = ""  # the exercise's hint, shown under a failure
+
+    def message(self) -> str:
+        title = f"练习 {self.exercise}"
+        if self.status == "pass":
+            return f"✔ {title} 通过 (passed): {self.detail}"
+        if self.status == "self-assessed":
+            return (f"◎ {title} 数值条件满足，程序判不了的部分请自评 (the numbers hold; "
+                    f"assess the rest yourself):\n{self.detail}")
+        if self.status == "not-done":
+            return f"… {title} 还没有完成 (not done yet): 在标记处写代码，然后重新运行这个单元格。"
+        head = "未通过 (failed)" if self.status == "fail" else "运行出错 (error)"
+        hint = f"\n  提示 (hint): {self.hint}" if self.hint and self.status == "fail" else ""
+        return f"✘ {title} {head}\n{self.detail}{hint}"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: inputs, the reference answer, and how to compare values.
+
+    ``judge(case, got) -> (ok, detail)``, when given, decides instead of comparing with
+    ``reference(*case)``: for analytic exercises with no single right value. It is
+    trusted code and runs outside the learner's kernel when a class is marked. Its
+    ``detail`` describes the value that came back; ``extra["expect"]`` says what is
+    required, and a failure shows both (期望 / 得到).
+    ``forbidden`` names the library functions (``"bleu_lesson.core.brevity.brevity_penalty"``)
+    the exercise asks the learner to write: they are unavailable while the answer is
+    judged by ``bleu-lesson check``. ``generate(rng)`` draws extra hidden cases.
+    ``building_blocks`` names the ``bleu_lesson.core`` modules the answer may use there:
+    the check runs it in a world where nothing else of the library exists.
+    """
+
+    id: str
+    title: str
+    reference: Callable[..., Any] | None
+    cases: tuple[tuple, ...]
+    kind: str = "function"          # "function": answer(*case); "value": answer itself
+    tolerance: float | None = None  # compare floats with this absolute tolerance
+    hint: str = ""
+    extra: dict = field(default_factory=dict)
+    judge: Callable[[tuple, Any], tuple[bool, str]] | None = None
+    forbidden: tuple[str, ...] = ()
+    generate: Callable[[random.Random], Sequence[tuple]] | None = None
+    #: the modules of ``bleu_lesson.core`` the answer may use when ``bleu-lesson check``
+    #: judges it (earlier chapters' functions); everything else is absent there
+    building_blocks: tuple[str, ...] = ()
+    #: judged in the learner's kernel instead (8.2: the answer itself runs sacrebleu)
+    in_kernel: bool = False
+    #: what a program cannot judge (fluency, correctness): when given, an answer whose
+    #: numbers hold is "self-assessed" against this rubric, never "pass"
+    rubric: str = ""
+
+    def __post_init__(self) -> None:
+        if self.reference is None and self.judge is None:
+            raise ValueError(f"exercise {self.id}: give a reference or a judge")
+        if self.kind not in ("function", "value"):
+            raise ValueError(f"exercise {self.id}: kind must be 'function' or 'value'")
+
+    @property
+    def chapter(self) -> str:
+        return f"{int(self.id.split('.')[0]):02d}"
+
+    @property
+    def answer_name(self) -> str:
+        """The name the learner's answer has in the notebook (``my_…``, last in the title)."""
+        return self.title.split()[-1]
+
+    def hidden_cases(self, rng: random.Random) -> list[tuple]:
+        """Extra cases drawn with ``rng`` (none without ``generate``)."""
+        return [tuple(c) for c in self.generate(rng)] if self.generate else []
+
+
+def same(expected: Any, got: Any, tolerance: float | None) -> bool:
+    """Whether ``got`` equals ``expected``: same container types (a tuple is not a list),
+    numbers within ``tolerance`` when given (an expected 0 exactly), never a bool for a
+    number.
+
+    >>> same([("a", "b")], [["a", "b"]], None)
+    False
+    >>> same(0.5, 0.5 + 1e-12, 1e-9), same(1, True, None), same(0.0, 1e-77, 1e-9)
+    (True, False, False)
+    """
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return type(got) is type(expected) and got == expected
+    if tolerance is not None and type(expected) in (int, float):
+        if expected == 0:  # a zero is exact: 8e-78 (NLTK's method0) is not "no match"
+            return type(got) in (int, float) and got == 0
+        return type(got) in (int, float) and math.isclose(got, expected, rel_tol=0,
+                                                          abs_tol=tolerance)
+    if type(expected) in (tuple, list):
+        return type(got) is type(expected) and len(expected) == len(got) and all(
+            same(e, g, tolerance) for e, g in zip(expected, got, strict=True))
+    if type(expected) is dict:
+        return type(got) is dict and expected.keys() == got.keys() and all(
+            same(v, got[k], tolerance) for k, v in expected.items())
+    if type(expected) in (int, float, str, type(None)):
+        if type(expected) in (int, float) and type(got) in (int, float):
+            return got == expected
+        return type(got) is type(expected) and got == expected
+    return type(got) is type(expected) and got == expected
+
+
+def _show(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception as exc:  # a learner's object whose repr raises
+        text = f"<{type(value).__name__}: repr raised {type(exc).__name__}>"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def shown_input(case: tuple) -> str:
+    return ", ".join(_show(a) for a in case)
+
+
+def verdict(ex: Exercise, case: tuple, got: Any, after: tuple | None = None) -> tuple[bool, str]:
+    """Judge one value: ``(ok, detail)``. ``after`` is the input as it was after the call:
+    an answer that changed its input fails."""
+    where = (f"  输入 (input): {shown_input(case) or '(无 / none)'}\n"
+             if ex.kind == "function" else "")
+    if after is not None and not same(list(case), list(after), None):
+        return False, (f"{where}  你的答案改动了它的输入 (your answer changed its input); "
+                       f"之后 (after): {shown_input(after)}")
+    if ex.judge is not None:
+        try:
+            ok, detail = ex.judge(case, got)
+        except Exception as exc:  # a malformed value must not crash the judge (or checker)
+            ok, detail = False, f"{_show(got)} ({type(exc).__name__}: {exc})"
+        if ok:
+            return True, ""
+        expect = ex.extra.get("expect", "")
+        if expect:  # the judge's detail says what came back; ``expect`` what was wanted
+            return False, f"{where}  期望 (expected): {expect}\n  得到 (got): {detail}"
+        return False, f"{where}  {detail}"
+    assert ex.reference is not None
+    expected = ex.reference(*case)
+    if same(expected, got, ex.tolerance):
+        return True, ""
+    return False, f"{where}  期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
+
+
+def _not_done(value: Any) -> bool:
+    return value is ... or value is NotImplemented
+
+
+def run_exercise(ex: Exercise, answer: Any, rng: random.Random | None = None) -> CheckResult:
+    """Check ``answer`` on exercise ``ex``'s fixed cases, then on random cases drawn with
+    ``rng`` (a fresh one by default), without printing. The random cases are the kind
+    ``bleu-lesson check`` draws, so an answer right only on the inputs shown fails here
+    too, and a right answer passes both the first time."""
+    if _not_done(answer):
+        return CheckResult(ex.id, "not-done")
+    if ex.kind == "function" and not callable(answer):
+        return CheckResult(ex.id, "fail", f"  需要一个函数 (expected a function), 得到 (got): "
+                                          f"{_show(answer)}", ex.hint)
+    fixed = len(ex.cases)
+    cases = list(ex.cases)
+    if ex.kind == "function":
+        cases += ex.hidden_cases(rng or random.Random())
+    for k, case in enumerate(cases):
+        label = "\n  (一个随机用例 / a random case)" if k >= fixed else ""
+        if ex.kind == "function":
+            args = copy.deepcopy(case)
+            try:
+                got = answer(*args)
+            except NotImplementedError:
+                return CheckResult(ex.id, "not-done")
+            except Exception as exc:  # the learner's code: report it, never crash
+                return CheckResult(ex.id, "error", f"  输入 (input): {shown_input(case)}\n"
+                                                   f"  {type(exc).__name__}: {exc}{label}")
+            after: tuple | None = tuple(args)
+        else:
+            got, after = answer, None
+        if _not_done(got):
+            return CheckResult(ex.id, "not-done")
+        ok, detail = verdict(ex, case, got, after)
+        if not ok:
+            return CheckResult(ex.id, "fail", detail + label, ex.hint)
+    if ex.rubric:
+        return CheckResult(ex.id, "self-assessed", ex.rubric)
+    detail = (f"{fixed}/{fixed} 个测试用例" if ex.kind == "function" and ex.cases != ((),)
+              else "答案正确")
+    return CheckResult(ex.id, "pass", detail)

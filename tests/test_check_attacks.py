@@ -1,0 +1,207 @@
+"""Issue 20's attacks as submissions: none may borrow the answer key (one ``check`` run).
+
+Each submission is a small notebook of one chapter whose answer tries to get the reference
+back instead of computing it: imported from the library under its own or another name
+(``EXERCISES["8.1"].reference``, ch09's private key, ``kendall_tau`` /
+``pairwise_accuracy`` / ``disagreements``), a copied ``__code__``, the module's source or
+``.pyc`` exec'd from the package folder, a fresh interpreter (``subprocess``), sacrebleu,
+a decoy in ``sys.modules``, patched ``builtins``, a lookup table of the shown inputs, and
+wrong rules the chapters teach. All are checked in one ``check_submissions`` run
+(``--jobs 2``); every attack must come back not ``pass``, and the honest submissions
+(the same answers written out) must pass on the first try.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from notebook_tools import ROOT
+
+from bleu_lesson.grading import course, sandbox
+
+pytestmark = pytest.mark.skipif(sandbox.backend() != "bwrap",
+                                reason="only bubblewrap hides the host's copy of the library")
+
+PACKAGE = ROOT / "bleu_lesson"
+VENV_PYTHON = sys.executable
+
+RIGHT_BP = """
+import math
+def my_brevity_penalty(c, r):
+    if c > r:
+        return 1.0
+    return 0.0 if c == 0 else math.exp(1 - r / c)
+"""
+RIGHT_PER_SEGMENT = "def my_per_segment(streams):\n    return [list(s) for s in zip(*streams)]\n"
+RIGHT_CI = """
+def my_ci_half_width(scores):
+    s = sorted(scores)
+    k = len(s) // 40
+    return (s[len(s) - k - 1] - s[k]) / 2
+"""
+RIGHT_ACC = """
+def my_pairwise_accuracy(metric, human):
+    names = list(metric)
+    right = judged = 0
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            dm = metric[names[i]] - metric[names[j]]
+            dh = human[names[i]] - human[names[j]]
+            if dh:
+                judged += 1
+                right += dm * dh > 0
+    return right / judged
+"""
+
+# (file name, chapter, exercise judged, cells, expected: "pass" or "not-pass")
+SUBMISSIONS = {
+    "honest_bp": ("04_a.ipynb", 4, "4.1", [RIGHT_BP], "pass"),
+    "import_under_own_name": ("04_b.ipynb", 4, "4.1", [
+        "from bleu_lesson import brevity_penalty as _bp\n"
+        "def my_brevity_penalty(c, r):\n    return _bp(c, r)\n"], "not-pass"),
+    "copied_code_object": ("04_c.ipynb", 4, "4.1", [
+        "from bleu_lesson.core.brevity import brevity_penalty\n_kept = brevity_penalty.__code__\n",
+        "def my_brevity_penalty(c, r):\n    pass\nmy_brevity_penalty.__code__ = _kept\n"],
+        "not-pass"),
+    "exec_of_the_package_source": ("04_d.ipynb", 4, "4.1", [
+        f"_ns = {{}}\nexec(open({str(PACKAGE / 'core' / 'brevity.py')!r}).read(), _ns)\n"
+        "my_brevity_penalty = lambda c, r: _ns['brevity_penalty'](c, r)\n"], "not-pass"),
+    "unmarshal_the_pyc": ("04_e.ipynb", 4, "4.1", [
+        "import glob, marshal, types\n"
+        f"_pyc = glob.glob({str(PACKAGE / 'core' / '__pycache__' / 'brevity*.pyc')!r})\n"
+        "_ns = {}\nexec(marshal.loads(open(_pyc[0], 'rb').read()[16:]), _ns)\n"
+        "my_brevity_penalty = lambda c, r: _ns['brevity_penalty'](c, r)\n"], "not-pass"),
+    "fresh_interpreter": ("04_f.ipynb", 4, "4.1", [
+        "import subprocess\n"
+        "def my_brevity_penalty(c, r):\n"
+        f"    out = subprocess.run([{VENV_PYTHON!r}, '-c', 'import sys; from bleu_lesson import "
+        "brevity_penalty as b; print(repr(b(int(sys.argv[1]), int(sys.argv[2]))))', str(c), "
+        "str(r)], capture_output=True, text=True, check=True).stdout\n"
+        "    return float(out)\n"], "not-pass"),
+    "decoy_in_sys_modules": ("04_g.ipynb", 4, "4.1", [
+        "import sys, types\n_m = types.ModuleType('bleu_lesson.core.brevity')\n"
+        "_m.brevity_penalty = lambda c, r: 1.0\nsys.modules['bleu_lesson.core.brevity'] = _m\n"
+        "from bleu_lesson.core.brevity import brevity_penalty\n"
+        "my_brevity_penalty = lambda c, r: brevity_penalty(c, r)\n"], "not-pass"),
+    "patched_builtins": ("04_h.ipynb", 4, "4.1", [
+        "import builtins\nfrom bleu_lesson import brevity_penalty\n"
+        "builtins.my_brevity_penalty = brevity_penalty\n"
+        "def my_brevity_penalty(c, r):\n    return builtins.my_brevity_penalty(c, r)\n"],
+        "not-pass"),
+    "lookup_table_of_shown_inputs": ("04_i.ipynb", 4, "4.1", [
+        "import math\n_T = {(6, 7): math.exp(1 - 7 / 6), (7, 6): 1.0, (6, 6): 1.0, "
+        "(5, 10): math.exp(-1), (0, 6): 0.0, (1, 3): math.exp(-2)}\n"
+        "def my_brevity_penalty(c, r):\n    return _T.get((c, r), 1.0)\n"], "not-pass"),
+    "sacrebleu_for_6_1": ("06_a.ipynb", 6, "6.1", [
+        "import sacrebleu\n"
+        "def my_bleu(candidate, references):\n"
+        "    return sacrebleu.sentence_bleu(candidate.lower(), [r.lower() for r in references],"
+        " smooth_method='none', tokenize='none').score / 100\n"], "not-pass"),
+    "shortest_reference_6_1": ("06_b.ipynb", 6, "6.1", [
+        "import math\nfrom collections import Counter\n"
+        "def my_bleu(candidate, references):\n"
+        "    c = candidate.lower().split(); refs = [r.lower().split() for r in references]\n"
+        "    logs = 0.0\n"
+        "    for n in range(1, 5):\n"
+        "        g = Counter(tuple(c[i:i + n]) for i in range(len(c) - n + 1))\n"
+        "        best = Counter()\n"
+        "        for ref in refs:\n"
+        "            best |= Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))\n"
+        "        m = sum((g & best).values())\n"
+        "        if m == 0:\n            return 0.0\n"
+        "        logs += math.log(m / sum(g.values())) / 4\n"
+        "    r = min(len(x) for x in refs)\n"
+        "    bp = 1.0 if len(c) > r else math.exp(1 - r / len(c))\n"
+        "    return bp * math.exp(logs)\n"], "not-pass"),
+    "honest_per_segment": ("08_a.ipynb", 8, "8.1", [RIGHT_PER_SEGMENT], "pass"),
+    "exercises_reference_8_1": ("08_b.ipynb", 8, "8.1", [
+        "from bleu_lesson.teaching.exercises import EXERCISES\n"
+        "my_per_segment = lambda streams: EXERCISES['8.1'].reference(streams)\n"], "not-pass"),
+    "chapter_private_key_8_1": ("08_c.ipynb", 8, "8.1", [
+        "from bleu_lesson.teaching.chapters.ch08 import _per_segment\n"
+        "my_per_segment = lambda streams: _per_segment(streams)\n"], "not-pass"),
+    "honest_ci": ("09_a.ipynb", 9, "9.1", [RIGHT_CI], "pass"),
+    "chapter_private_key_9_1": ("09_b.ipynb", 9, "9.1", [
+        "from bleu_lesson.teaching.chapters import ch09\n"
+        "my_ci_half_width = lambda scores: ch09._ci_half_width(scores)\n"], "not-pass"),
+    "honest_accuracy": ("10_a.ipynb", 10, "10.2", [RIGHT_ACC], "pass"),
+    "analysis_pairwise_accuracy": ("10_b.ipynb", 10, "10.2", [
+        "from bleu_lesson.analysis.agreement import pairwise_accuracy\n"
+        "my_pairwise_accuracy = lambda m, h: pairwise_accuracy(m, h)\n"], "not-pass"),
+    "analysis_disagreements": ("10_c.ipynb", 10, "10.3", [
+        "from bleu_lesson.analysis import agreement\n"
+        "def my_strongest_disagreement(m, h):\n"
+        "    d = agreement.disagreements(m, h)\n    return (d[0][0], d[0][1]) if d else None\n"],
+        "not-pass"),
+}
+
+
+# Evasion by naming: no chapter metadata, no NN_ in the file name (chapter None below)
+NAMING = {
+    "renamed_without_metadata": ("my_homework.ipynb", None, "4.1", [
+        RIGHT_BP, "from bleu_lesson.teaching.exercises import check\n"
+                  "check('4.1', my_brevity_penalty)\n"], "pass"),
+    "nothing_to_tell_the_chapter": ("homework.ipynb", None, "-", ["print('hello')\n"],
+                                    "not-pass"),
+}
+SUBMISSIONS.update(NAMING)
+
+
+def _notebook(chapter: int | None, cells: list[str]) -> dict:
+    meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
+    return {"nbformat": 4, "nbformat_minor": 5,
+            "metadata": {**meta,
+                         "kernelspec": {"name": "python3", "display_name": "Python 3",
+                                        "language": "python"}},
+            "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
+                       "execution_count": None, "source": s} for k, s in enumerate(cells)]}
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory) -> dict[str, dict[str, course.Row]]:
+    folder = tmp_path_factory.mktemp("attacks")
+    paths, names = [], []
+    for name, (file, chapter, _, cells, _) in SUBMISSIONS.items():
+        sub = folder / name
+        sub.mkdir()
+        path = sub / file
+        path.write_text(json.dumps(_notebook(chapter, cells)), encoding="utf-8")
+        paths.append(path)
+        names.append(name)
+    found = course.check_submissions(paths, timeout=60, jobs=2)
+    out: dict[str, dict[str, course.Row]] = {n: {} for n in names}
+    for row in found:
+        out[Path(row.submission).parent.name][row.exercise] = row
+    return out
+
+
+@pytest.mark.parametrize("name", SUBMISSIONS)
+def test_attack_gets_no_pass_and_honest_work_passes(rows, name):
+    _, _, exercise, _, expected = SUBMISSIONS[name]
+    row = rows[name][exercise]
+    if expected == "pass":
+        assert row.status == "pass", (name, row)
+    else:
+        assert row.status in ("fail", "error", "not-done"), (name, row)
+
+
+def test_a_renamed_notebook_still_has_a_row_for_each_exercise(rows):
+    """4.2 was deleted along with the chapter's name and metadata: it still has a row."""
+    got = rows["renamed_without_metadata"]
+    assert sorted(got) == ["4.1", "4.2"]
+    assert got["4.2"].status == "not-done"
+    assert "judged as chapter 04 from its content" in got["4.1"].detail
+
+
+def test_a_notebook_of_no_known_chapter_is_an_error_that_says_so(rows):
+    row = rows["nothing_to_tell_the_chapter"]["-"]
+    assert row.status == "error" and "cannot tell which chapter" in row.detail
+
+
+def test_the_package_copy_the_attacks_name_is_real():
+    """The attacks aim at files that exist outside the sandbox (else they prove nothing)."""
+    assert (PACKAGE / "core" / "brevity.py").is_file()
+    assert Path(VENV_PYTHON).exists()

@@ -1,0 +1,552 @@
+"""Every exercise rejects every wrong rule the course itself teaches (issue 20, class 1).
+
+For each exercise this module keeps the plausible wrong answers a learner would give: each
+alternative rule the chapters present (shortest / first / longest / closest-from-below
+reference length, the other tie rules, sum / min / first-reference clipping, no clipping,
+no brevity penalty, effective order, smoothing, renormalised weights, deduplicated n-grams,
+ASCII-only whitespace, other rounding, ...) and answers right only on the inputs the
+notebook shows or inside a small box. Each is a real function, written independently of
+the library, and each must
+
+- fail the notebook's ``check`` (``exercises.run``: the fixed cases, then random ones), and
+- fail *every* grader draw: the hidden cases ``bleu-lesson check`` draws, on their own,
+  over 200 seeds, reject it (``hidden_rejects``).
+
+The right answers (this file's, and the notebooks' own solutions) pass every draw.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import re
+import statistics
+import string
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bleu_lesson.teaching import exercises
+
+SEEDS = range(200)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- right answers, written as a learner would --------------------------------------------
+
+def right_tokenize(text):
+    return text.lower().split()
+
+
+def right_ngrams(tokens, n):
+    return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def _clip(candidate, references, n, combine="max"):
+    cand = Counter(right_ngrams(candidate, n))
+    counts = [Counter(right_ngrams(r, n)) for r in references]
+    if combine == "max":
+        best = Counter()
+        for c in counts:
+            best |= c
+    elif combine == "sum":
+        best = sum(counts, Counter())
+    elif combine == "min":
+        best = counts[0]
+        for c in counts[1:]:
+            best &= c
+    elif combine == "first":
+        best = counts[0]
+    elif combine == "none":  # every candidate n-gram some reference has, unclipped
+        seen = set().union(*counts) if counts else set()
+        return sum(v for g, v in cand.items() if g in seen), sum(cand.values())
+    else:
+        raise ValueError(combine)
+    return sum((cand & best).values()), sum(cand.values())
+
+
+def right_clipped(candidate, references, n):
+    return _clip(candidate, references, n)
+
+
+def right_bp(c, r):
+    return 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
+
+
+def right_closest(c, lens):
+    return min(lens, key=lambda r: (abs(r - c), r))
+
+
+def right_geo(ps, ws):
+    if any(w > 0 and p == 0 for p, w in zip(ps, ws)):
+        return 0.0
+    return math.exp(sum(w * math.log(p) for p, w in zip(ps, ws) if w > 0))
+
+
+def _bleu(candidate, references, *, split=str.split, lower=True, combine="max",
+          closest=right_closest, bp=right_bp, mean="geo", orders=4, effective=False,
+          smooth=None):
+    fold = (lambda t: t.lower()) if lower else (lambda t: t)
+    cand = split(fold(candidate))
+    refs = [split(fold(r)) for r in references]
+    ps, ws = [], []
+    for n in range(1, orders + 1):
+        m, t = _clip(cand, refs, n, combine)
+        if t == 0 and effective:
+            continue
+        if m == 0 and smooth == "exp":
+            m, t = 1, 2 * t if t else 1
+        if m == 0 and smooth == "floor":
+            m = 0.1
+        if smooth == "add1" and n > 1:
+            m, t = m + 1, t + 1
+        ps.append(m / t if t else 0.0)
+        ws.append(1 / orders)
+    if not ps:
+        return 0.0
+    if effective:
+        ws = [1 / len(ps)] * len(ps)
+    r = closest(len(cand), [len(x) for x in refs])
+    geo = right_geo(ps, ws) if mean == "geo" else sum(p * w for p, w in zip(ps, ws))
+    return bp(len(cand), r) * geo
+
+
+def right_bleu(candidate, references):
+    return _bleu(candidate, references)
+
+
+def _corpus(stats, *, bp=right_bp, smooth=None, effective=False, brevity=True):
+    hyp = sum(s.hyp_len for s in stats)
+    ref = sum(s.ref_len for s in stats)
+    matches = [sum(s.matches[n] for s in stats) for n in range(4)]
+    totals = [sum(s.totals[n] for s in stats) for n in range(4)]
+    ps = []
+    for m, t in zip(matches, totals):
+        if t == 0 and effective:
+            continue
+        if m == 0 and smooth == "exp":
+            m, t = 1, 2 * t
+        ps.append(m / t if t else 0.0)
+    return (bp(hyp, ref) if brevity else 1.0) * right_geo(ps, [1 / len(ps)] * len(ps))
+
+
+def right_corpus(stats):
+    return _corpus(stats)
+
+
+def right_per_segment(streams):
+    return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
+
+
+def right_half_width(scores):
+    s = sorted(scores)
+    k = len(s) // 40
+    return (s[-1 - k] - s[k]) / 2
+
+
+def _pairs(metric, human):
+    names = list(metric)
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            a, b = names[i], names[j]
+            yield a, b, metric[a] - metric[b], human[a] - human[b]
+
+
+def right_accuracy(metric, human):
+    judged = [(dm, dh) for _, _, dm, dh in _pairs(metric, human) if dh != 0]
+    return sum(dm * dh > 0 for dm, dh in judged) / len(judged)
+
+
+def right_strongest(metric, human):
+    best, gap = None, 0.0
+    for a, b, dm, dh in _pairs(metric, human):
+        if dm * dh < 0 and abs(dh) > gap:
+            best, gap = ((a, b) if dh > 0 else (b, a)), abs(dh)
+    return best
+
+
+RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
+         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
+         "8.1": right_per_segment, "9.1": right_half_width, "10.2": right_accuracy,
+         "10.3": right_strongest}
+
+
+def only_shown(exercise_id, otherwise):
+    """Right on the notebook's fixed inputs (a lookup table of them), ``otherwise`` elsewhere."""
+    ex = exercises.EXERCISES[exercise_id]
+    table = {json.dumps(c, sort_keys=True, default=repr): RIGHT[exercise_id](*copy.deepcopy(c))
+             for c in ex.cases}
+
+    def answer(*args):
+        key = json.dumps(list(args), sort_keys=True, default=repr)
+        return table[key] if key in table else otherwise(*args)
+    return answer
+
+
+# --- the wrong answers -----------------------------------------------------------------------
+
+ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def ascii_split(text):
+    return [t for t in ASCII_WS.split(text) if t]
+
+
+def ascii_lower(text):
+    return "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in text)
+
+
+def from_below(c, lens):  # the largest length not above c (else the shortest)
+    below = [r for r in lens if r <= c]
+    return max(below) if below else min(lens)
+
+
+def tie_longer(c, lens):
+    return min(lens, key=lambda r: (abs(r - c), -r))
+
+
+def tie_first(c, lens):
+    return min(lens, key=lambda r: abs(r - c))
+
+
+def tie_last(c, lens):
+    best = lens[0]
+    for r in lens[1:]:
+        if abs(r - c) <= abs(best - c):
+            best = r
+    return best
+
+
+def mean_of_sentences(stats):
+    return sum(_corpus([s]) for s in stats) / len(stats)
+
+
+def per_segment_bp(stats):  # each segment's brevity penalty, weighted by its length
+    hyp = sum(s.hyp_len for s in stats)
+    bp = sum(right_bp(s.hyp_len, s.ref_len) * s.hyp_len for s in stats) / hyp
+    return bp * _corpus(stats, brevity=False)
+
+
+def mean_of_precisions(stats):  # the precisions averaged over segments, not pooled
+    ps = []
+    for n in range(4):
+        each = [s.matches[n] / s.totals[n] for s in stats if s.totals[n]]
+        ps.append(sum(each) / len(each) if each else 0.0)
+    hyp = sum(s.hyp_len for s in stats)
+    ref = sum(s.ref_len for s in stats)
+    return right_bp(hyp, ref) * right_geo(ps, [0.25] * 4)
+
+
+def numpy_style_percentile(scores):  # linear interpolation at 2.5 % and 97.5 %
+    s = sorted(scores)
+
+    def q(p):
+        x = p * (len(s) - 1)
+        lo = math.floor(x)
+        hi = min(lo + 1, len(s) - 1)
+        return s[lo] + (s[hi] - s[lo]) * (x - lo)
+    return (q(0.975) - q(0.025)) / 2
+
+
+def sorts_in_place(scores):
+    scores.sort()
+    k = len(scores) // 40
+    return (scores[-1 - k] - scores[k]) / 2
+
+
+def half_width_with(cut):
+    def answer(scores):
+        s = sorted(scores)
+        k = cut(len(s))
+        return (s[-1 - k] - s[k]) / 2
+    return answer
+
+
+def accuracy_with(rule):
+    def answer(metric, human):
+        right = judged = 0.0
+        for _, _, dm, dh in _pairs(metric, human):
+            counted, score = rule(dm, dh)
+            judged += counted
+            right += score
+        return right / judged
+    return answer
+
+
+def strongest_with(key, order="human", discordant=lambda dm, dh: dm * dh < 0):
+    def answer(metric, human):
+        found = [(a, b, dm, dh) for a, b, dm, dh in _pairs(metric, human) if discordant(dm, dh)]
+        if not found:
+            return None
+        a, b, dm, dh = max(found, key=key)
+        prefer_a = dh > 0 if order == "human" else dm > 0
+        return (a, b) if prefer_a else (b, a)
+    return answer
+
+
+WRONG = {
+    "1.1": {
+        "no lowercasing": lambda text: text.split(),
+        "split on ' '": lambda text: text.lower().split(" "),
+        "split on ' ', drop empties": lambda text: [t for t in text.lower().split(" ") if t],
+        "ASCII whitespace only": lambda text: ascii_split(text.lower()),
+        "string.whitespace only": lambda text: [t for t in re.split(
+            "[" + re.escape(string.whitespace) + "]+", text.lower()) if t],
+        "re.split keeps empty ends": lambda text: re.split(r"\s+", text.lower()),
+        "casefold": lambda text: text.casefold().split(),
+        "ASCII-only lowercasing": lambda text: ascii_lower(text).split(),
+        "13a-like punctuation split": lambda text: re.findall(r"\w+|[^\w\s]", text.lower()),
+        "deduplicated": lambda text: list(dict.fromkeys(text.lower().split())),
+        "right only on the shown inputs": only_shown("1.1", lambda t: ascii_split(t.lower())),
+    },
+    "2.1": {
+        "deduplicated (dict order)": lambda t, n: list(dict.fromkeys(right_ngrams(t, n))),
+        "deduplicated (sorted set)": lambda t, n: sorted(set(right_ngrams(t, n))),
+        "lists, not tuples": lambda t, n: [list(t[i:i + n]) for i in range(len(t) - n + 1)],
+        "strings, not tuples": lambda t, n: [" ".join(t[i:i + n])
+                                             for i in range(len(t) - n + 1)],
+        "one too few": lambda t, n: [tuple(t[i:i + n]) for i in range(len(t) - n)],
+        "short tails kept": lambda t, n: [tuple(t[i:i + n]) for i in range(len(t))],
+        "whole sentence when n > L": lambda t, n: (right_ngrams(t, n) if n <= len(t)
+                                                   else [tuple(t)]),
+        "sorted": lambda t, n: sorted(right_ngrams(t, n)),
+        "right only on the shown inputs": only_shown(
+            "2.1", lambda t, n: list(dict.fromkeys(right_ngrams(t, n)))),
+    },
+    "3.1": {
+        "sum over references": lambda c, refs, n: _clip(c, refs, n, "sum"),
+        "min over references": lambda c, refs, n: _clip(c, refs, n, "min"),
+        "first reference only": lambda c, refs, n: _clip(c, refs, n, "first"),
+        "last reference only": lambda c, refs, n: _clip(c, refs[-1:], n),
+        "no clipping": lambda c, refs, n: _clip(c, refs, n, "none"),
+        "distinct n-grams": lambda c, refs, n: (
+            sum(1 for g in set(right_ngrams(c, n)) if any(g in right_ngrams(r, n) for r in refs)),
+            len(set(right_ngrams(c, n)))),
+        "total = tokens": lambda c, refs, n: (_clip(c, refs, n)[0], len(c)),
+        "orders 1..n pooled": lambda c, refs, n: tuple(map(sum, zip(*(
+            _clip(c, refs, k) for k in range(1, n + 1))))),
+        "right only on the shown inputs": only_shown(
+            "3.1", lambda c, refs, n: _clip(c, refs, n, "sum")),
+    },
+    "4.1": {
+        "no cap at 1": lambda c, r: math.exp(1 - r / c) if c else 0.0,
+        "c / r swapped": lambda c, r: 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - c / r)),
+        "empty candidate gets 1": lambda c, r: 1.0 if c > r or c == 0 else math.exp(1 - r / c),
+        "integer division": lambda c, r: 1.0 if c > r else (0.0 if c == 0 else
+                                                             math.exp(1 - r // c)),
+        "rounded to 4 places": lambda c, r: round(right_bp(c, r), 4),
+        "the ratio c / r": lambda c, r: 1.0 if c > r else c / r,
+        "condition inverted": lambda c, r: 1.0 if c < r else (0.0 if c == 0 else
+                                                              math.exp(1 - r / c)),
+        "right only inside c, r <= 30": lambda c, r: right_bp(c, r) if c <= 30 and r <= 30
+        else 1.0,
+        "right only on the shown inputs": only_shown("4.1", lambda c, r: 1.0),
+    },
+    "4.2": {
+        "shortest": lambda c, lens: min(lens),
+        "longest": lambda c, lens: max(lens),
+        "first listed": lambda c, lens: lens[0],
+        "ties to the first listed": tie_first,
+        "ties to the last listed": tie_last,
+        "ties to the longer": tie_longer,
+        "closest from below": from_below,
+        "mean length": lambda c, lens: round(sum(lens) / len(lens)),
+        "right only inside c <= 20": lambda c, lens: right_closest(c, lens) if c <= 20
+        else lens[0],
+        "right only on the shown inputs": only_shown("4.2", tie_first),
+    },
+    "5.1": {
+        "arithmetic mean": lambda ps, ws: sum(p * w for p, w in zip(ps, ws)),
+        "unweighted geometric mean": lambda ps, ws: (0.0 if 0.0 in ps else
+                                                     math.prod(ps) ** (1 / len(ps))),
+        "renormalised weights": lambda ps, ws: right_geo(ps, [w / sum(ws) for w in ws]),
+        "any zero gives 0": lambda ps, ws: 0.0 if 0.0 in ps else right_geo(ps, ws),
+        "zeros skipped (effective order)": lambda ps, ws: right_geo(
+            [p for p in ps if p > 0], [w for p, w in zip(ps, ws) if p > 0]),
+        "zeros floored at 0.1": lambda ps, ws: right_geo([p or 0.1 for p in ps], ws),
+        "NLTK method0 (tiny for 0)": lambda ps, ws: right_geo(
+            [p or 2.2250738585072014e-308 for p in ps], ws),
+        "rounded to 4 places": lambda ps, ws: round(right_geo(ps, ws), 4),
+        "right only on the shown inputs": only_shown(
+            "5.1", lambda ps, ws: right_geo(ps, [w / sum(ws) for w in ws])),
+    },
+    "6.1": {
+        "shortest reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: min(ls)),
+        "longest reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: max(ls)),
+        "first reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: ls[0]),
+        "ties to the first listed": lambda c, refs: _bleu(c, refs, closest=tie_first),
+        "ties to the longer": lambda c, refs: _bleu(c, refs, closest=tie_longer),
+        "closest from below": lambda c, refs: _bleu(c, refs, closest=from_below),
+        "sum clipping": lambda c, refs: _bleu(c, refs, combine="sum"),
+        "first-reference clipping": lambda c, refs: _bleu(c, refs, combine="first"),
+        "no clipping": lambda c, refs: _bleu(c, refs, combine="none"),
+        "no brevity penalty": lambda c, refs: _bleu(c, refs, bp=lambda h, r: 1.0),
+        "brevity c / r swapped": lambda c, refs: _bleu(
+            c, refs, bp=lambda h, r: 1.0 if h > r else (0.0 if h == 0 else math.exp(1 - h / r))),
+        "effective order": lambda c, refs: _bleu(c, refs, effective=True),
+        "exp smoothing": lambda c, refs: _bleu(c, refs, smooth="exp"),
+        "floor smoothing": lambda c, refs: _bleu(c, refs, smooth="floor"),
+        "add-1 smoothing": lambda c, refs: _bleu(c, refs, smooth="add1"),
+        "arithmetic mean": lambda c, refs: _bleu(c, refs, mean="arith"),
+        "three orders": lambda c, refs: _bleu(c, refs, orders=3),
+        "no lowercasing": lambda c, refs: _bleu(c, refs, lower=False),
+        "ASCII whitespace only": lambda c, refs: _bleu(c, refs, split=ascii_split),
+        "13a-like punctuation split": lambda c, refs: _bleu(
+            c, refs, split=lambda t: re.findall(r"\w+|[^\w\s]", t)),
+        "rounded to 4 places": lambda c, refs: round(_bleu(c, refs), 4),
+        "0-100 scale": lambda c, refs: 100 * _bleu(c, refs),
+        "right only on the shown inputs": only_shown(
+            "6.1", lambda c, refs: _bleu(c, refs, closest=lambda h, ls: min(ls))),
+    },
+    "7.1": {
+        "mean of sentence BLEU": mean_of_sentences,
+        "median of sentence BLEU": lambda stats: statistics.median(_corpus([s]) for s in stats),
+        "per-segment brevity": per_segment_bp,
+        "precisions averaged over segments": mean_of_precisions,
+        "no brevity penalty": lambda stats: _corpus(stats, brevity=False),
+        "brevity c / r swapped": lambda stats: _corpus(
+            stats, bp=lambda h, r: 1.0 if h > r else (0.0 if h == 0 else math.exp(1 - h / r))),
+        "exp smoothing": lambda stats: _corpus(stats, smooth="exp"),
+        "effective order": lambda stats: _corpus(stats, effective=True),
+        "first segment only": lambda stats: _corpus(stats[:1]),
+        "best segment": lambda stats: max(_corpus([s]) for s in stats),
+        "right only on the shown inputs": only_shown("7.1", mean_of_sentences),
+    },
+    "8.1": {
+        "keeps sacrebleu's layout": lambda streams: streams,
+        "copies the layout": lambda streams: [list(s) for s in streams],
+        "first stream only": lambda streams: [[s] for s in streams[0]],
+        "references reversed": lambda streams: [list(seg)[::-1] for seg in zip(*streams)],
+        "references sorted": lambda streams: [sorted(seg) for seg in zip(*streams)],
+        "references deduplicated": lambda streams: [list(dict.fromkeys(seg))
+                                                    for seg in zip(*streams)],
+        "flattened": lambda streams: [s for stream in streams for s in stream],
+        "streams reversed": lambda streams: [list(seg) for seg in zip(*streams[::-1])],
+        "right only on the shown inputs": only_shown("8.1", lambda streams: streams),
+    },
+    "9.1": {
+        "full width": lambda scores: right_half_width(scores) * 2,
+        "no cut-off (range)": lambda scores: (max(scores) - min(scores)) / 2,
+        "round(n / 40)": half_width_with(lambda n: round(n / 40)),
+        "ceil(n / 40)": half_width_with(lambda n: math.ceil(n / 40)),
+        "(n - 1) // 40": half_width_with(lambda n: (n - 1) // 40),
+        "upper index n - k": lambda scores: (sorted(scores)[min(len(scores) - len(scores) // 40,
+                                                                len(scores) - 1)]
+                                             - sorted(scores)[len(scores) // 40]) / 2,
+        "not sorted": lambda scores: (scores[-1 - len(scores) // 40]
+                                      - scores[len(scores) // 40]) / 2,
+        "interpolated percentiles": numpy_style_percentile,
+        "1.96 standard deviations": lambda scores: 1.96 * statistics.pstdev(scores),
+        "sorts its input in place": sorts_in_place,
+        "right only on the shown inputs": only_shown(
+            "9.1", half_width_with(lambda n: round(n / 40))),
+    },
+    "10.2": {
+        "people's ties counted": accuracy_with(lambda dm, dh: (1, dm * dh > 0)),
+        "metric ties count half": accuracy_with(
+            lambda dm, dh: (dh != 0, (dm * dh > 0) + 0.5 * (dm == 0 and dh != 0))),
+        "metric ties left out": accuracy_with(lambda dm, dh: (dh != 0 and dm != 0, dm * dh > 0)),
+        "metric ties count right": accuracy_with(
+            lambda dm, dh: (dh != 0, dh != 0 and dm * dh >= 0)),
+        "Kendall tau": accuracy_with(lambda dm, dh: (dm * dh != 0, (dm * dh > 0) - (dm * dh < 0))),
+        "share of discordant pairs": accuracy_with(lambda dm, dh: (dh != 0, dm * dh < 0)),
+        "right only on the shown inputs": only_shown(
+            "10.2", accuracy_with(lambda dm, dh: (1, dm * dh > 0))),
+    },
+    "10.3": {
+        "largest metric gap": strongest_with(key=lambda t: abs(t[2])),
+        "metric's favourite first": strongest_with(key=lambda t: abs(t[3]), order="metric"),
+        "first discordant pair": strongest_with(key=lambda t: 0),
+        "metric ties count as discordant": strongest_with(
+            key=lambda t: abs(t[3]), discordant=lambda dm, dh: dm * dh <= 0 and dh != 0),
+        "smallest human gap": strongest_with(key=lambda t: -abs(t[3])),
+        "a list, not a tuple": lambda m, h: (list(right_strongest(m, h))
+                                             if right_strongest(m, h) else None),
+        "right only on the shown inputs": only_shown(
+            "10.3", strongest_with(key=lambda t: abs(t[2]))),
+    },
+}
+
+CASES = [(ex_id, name) for ex_id, wrongs in WRONG.items() for name in wrongs]
+
+
+def hidden_rejects(ex, answer, rng):
+    """Whether the hidden cases of one grader draw, on their own, reject ``answer``."""
+    for case in ex.hidden_cases(rng):
+        args = copy.deepcopy(case)
+        try:
+            got = answer(*args)
+        except Exception:
+            return True  # an error row, not a pass
+        ok, _ = exercises.verdict(ex, case, got, tuple(args))
+        if not ok:
+            return True
+    return False
+
+
+def test_every_function_exercise_has_wrong_variants():
+    functions = {ex.id for ex in exercises.EXERCISES.values()
+                 if ex.kind == "function" and ex.cases != ((),)}
+    assert functions == set(WRONG) == set(RIGHT)
+
+
+@pytest.mark.parametrize("ex_id,name", CASES)
+def test_wrong_variant_fails_the_notebook_check(ex_id, name):
+    for seed in range(5):
+        result = exercises.run(ex_id, WRONG[ex_id][name], random.Random(seed))
+        assert result.status in ("fail", "error"), (ex_id, name, seed)
+
+
+@pytest.mark.parametrize("ex_id,name", CASES)
+def test_wrong_variant_fails_every_grader_draw(ex_id, name):
+    ex = exercises.EXERCISES[ex_id]
+    passed = [seed for seed in SEEDS
+              if not hidden_rejects(ex, WRONG[ex_id][name], random.Random(seed))]
+    assert not passed, f"{ex_id} {name!r} passes the hidden cases of seeds {passed[:10]}"
+
+
+def _notebook_solutions() -> dict[str, object]:
+    """The notebooks' own solutions, executed from the cells between the markers."""
+    found = {}
+    for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        ns: dict = {}
+        exec("import math\nfrom collections import Counter\nfrom bleu_lesson import *\n"
+             "from bleu_lesson.core.ngrams import ngrams\n", ns)
+        for cell in nb["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and "### BEGIN SOLUTION" in source:
+                exec(source, ns)
+        for ex in exercises.EXERCISES.values():
+            if ex.answer_name in ns and ex.id in RIGHT:
+                found[ex.id] = ns[ex.answer_name]
+    return found
+
+
+def test_right_answers_pass_every_draw():
+    solutions = _notebook_solutions()
+    assert set(solutions) == set(RIGHT)
+    for ex_id in RIGHT:
+        ex = exercises.EXERCISES[ex_id]
+        for answer in (RIGHT[ex_id], solutions[ex_id]):
+            for seed in SEEDS:
+                assert not hidden_rejects(ex, answer, random.Random(seed)), (ex_id, seed)
+            assert exercises.run(ex_id, answer).status == "pass", ex_id
+
+
+def test_hidden_cases_cover_the_domain():
+    """The boxes the issue found are gone: long inputs, large lengths, Unicode space, ties."""
+    rng = random.Random(1)
+    ex = exercises.EXERCISES
+    assert any("\u3000" in c[0] for c in ex["1.1"].hidden_cases(rng))
+    assert any(len(c[0]) >= 200 for c in ex["2.1"].hidden_cases(rng))
+    assert any(c[0] > 30 and c[1] > 30 for c in ex["4.1"].hidden_cases(rng))
+    assert any(len(c[1]) >= 4 and c[0] > 100 for c in ex["4.2"].hidden_cases(rng))
+    assert any(len(c[0]) == 0 for c in ex["6.1"].hidden_cases(rng))
+    assert any(len(c[0].split()) >= 200 for c in ex["6.1"].hidden_cases(rng))
+    assert any(len(c[0]) >= 100 for c in ex["7.1"].hidden_cases(rng))
+    assert any(len(c[0]) >= 30 for c in ex["10.2"].hidden_cases(rng))
+
