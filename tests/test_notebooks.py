@@ -51,6 +51,17 @@ def test_executed_top_to_bottom_in_one_kernel(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_no_merge_tool_leftovers(path):
+    """A notebook merge tool parks unresolved conflicts in cell metadata (nbdime-conflicts);
+    seven chapters carried 135 such blocks unnoticed, so none may be stored."""
+    nb = load(path)
+    for i, cell in enumerate(nb["cells"]):
+        assert not any(k.startswith("nbdime") for k in cell.get("metadata", {})), (
+            f"{path.name} cell {i}: nbdime merge metadata left in the notebook")
+    assert not any(k.startswith("nbdime") for k in nb.get("metadata", {}))
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_no_errors_or_warnings_stored(path):
     for i, cell in enumerate(code_cells(load(path))):
         for out in cell.get("outputs", []):

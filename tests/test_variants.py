@@ -164,3 +164,13 @@ def test_every_preset_runs_on_the_running_examples(candidate, references):
 def test_unknown_preset():
     with pytest.raises(ValueError, match="variant must be one of"):
         variants.score("moses", "a", ["a"])
+
+
+def test_nltk_smoothing_with_effective_order_ticked_is_no_tools_rules():
+    """NLTK has no effective order: with it ticked, the explorer must not say "exactly nltk"
+    (chapter 08 used to), even though NLTK's methods ignore the knob and the score agrees."""
+    from bleu_lesson.analysis.variants import VARIANTS, knobs_of, matching_tools
+
+    knobs = knobs_of(VARIANTS["nltk"])
+    assert "nltk" in matching_tools(knobs)
+    assert "nltk" not in matching_tools({**knobs, "effective order": True})

@@ -193,4 +193,6 @@ def matching_tools(knobs: dict[str, object]) -> list[str]:
             k["effective order"] = False  # NLTK's methods have no effective order
         return k
 
-    return [name for name, v in VARIANTS.items() if norm(knobs_of(v)) == norm(knobs)]
+    # only the presets are normalised: with an NLTK method and effective order ticked, the
+    # knobs are no tool's rules (NLTK has no effective order), even where the score agrees
+    return [name for name, v in VARIANTS.items() if norm(knobs_of(v)) == dict(knobs)]
