@@ -209,8 +209,20 @@ def agreement_probes() -> list[float | tuple]:
     return out
 
 
+def post2018_probes() -> list:
+    """Chapter 08's Post (2018) table comes from a cache that ``post2018_scores`` made (and
+    tests/test_post2018_cache.py remakes): the shown code is the code that makes it."""
+    from bleu_lesson.analysis.post2018 import post2018_scores
+
+    hyps = ["The cat -- it's on the mat.", "A dog's bone, 3-4 days old."]
+    refs = ["The cat -- it is on the mat.", "A dog's bone, three-four days old."]
+    return sorted(post2018_scores({"toy": hyps}, refs).items())
+
+
 def probes_for(obj: object) -> Callable[[], list]:
     module = obj.__module__
+    if module == "bleu_lesson.analysis.post2018":
+        return post2018_probes
     if module == "bleu_lesson.core.seed":
         return seed_probes
     if module in SCORING_MODULES:
@@ -488,6 +500,7 @@ def _paths() -> dict[str, Callable[[], object]]:
             for name in _mod("bleu_lesson.analysis.variants").VARIANTS],
         "chapter 09's library calls": _significance_calls,
         "chapter 10's library calls": agreement_probes,
+        "chapter 08's Post (2018) table": post2018_probes,
         "widget render_tools": lambda: [
             widgets.render_tools(ORDER_CAND, ORDER_REFS,
                                  _mod("bleu_lesson.analysis.variants").knobs_of(v))
