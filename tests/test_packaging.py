@@ -208,10 +208,19 @@ def test_ci_script_is_bash_and_passes_the_wmt22_data():
     assert "BLEU_LESSON_WMT22_DIR" in script
 
 
-def test_readme_course_map_names_the_notebooks_that_exist():
-    notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    if not notebooks:
-        pytest.fail("no notebooks/NN_*.ipynb: the course map has nothing to name")
+def test_readme_course_map_is_the_chapter_registry():
+    """One row per chapter of the registry, in order, naming its notebook and (a short form
+    of) its Chinese title; and no notebook on disk that the registry does not know."""
+    from bleu_lesson.teaching.chapters import registry
+
+    chapters = list(registry().values())
+    on_disk = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert [c.notebook for c in chapters] == on_disk
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    missing = [name for name in notebooks if f"notebooks/{name}" not in readme]
-    assert not missing, f"README.md's course map does not list {missing}"
+    table = readme.split("## Course map", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in table.splitlines() if line.startswith("| `notebooks/")]
+    assert [r[0] for r in rows] == [f"`notebooks/{c.notebook}`" for c in chapters]
+    for row, chapter in zip(rows, chapters, strict=True):
+        chinese = chapter.title.split(" (")[0]
+        assert chinese.startswith(row[1]), f"{chapter.notebook}: {row[1]!r} vs {chinese!r}"
