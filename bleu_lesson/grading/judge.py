@@ -40,6 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bleu_lesson.core.stats import BleuStats
+from bleu_lesson.teaching.checking import shown_input, verdict
+
 from .sandbox import Limits, Sandbox
 
 __all__ = ["Submission", "Verdict", "encode", "decode", "Timeout", "KernelFailed",
@@ -75,8 +78,6 @@ def encode(value: Any, _depth: int = 0) -> Any:
     >>> encode([("the", "cat"), 0.5, float("inf")])
     [{'__tuple__': ['the', 'cat']}, 0.5, {'__float__': 'inf'}]
     """
-    from bleu_lesson.core.stats import BleuStats
-
     if _depth > 100:
         raise ValueError("value nested too deeply")
     t = type(value)
@@ -122,8 +123,6 @@ def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
     ...
     ValueError: more than 2000 set or dict entries
     """
-    from bleu_lesson.core.stats import BleuStats
-
     budget = _budget if _budget is not None else [MAX_NODES, MAX_HASHED]
     budget[0] -= 1
     if budget[0] < 0:
@@ -201,8 +200,6 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
 
 
 def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
-    from bleu_lesson.teaching.checking import shown_input, verdict
-
     name = ex.answer_name
     if type(reply) is not dict or type(reply.get("status")) is not str:
         return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
