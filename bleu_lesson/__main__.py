@@ -28,12 +28,49 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from bleu_lesson.analysis.significance import (
+    _estimate_ci,
+    bootstrap_indices,
+    paired_approximate_randomization_stats,
+    paired_bootstrap_stats,
+    resample_scores,
+)
 from bleu_lesson.core import seed
 from bleu_lesson.core.bleu import BleuOptions, BleuResult, BleuScorer, references_from_streams
 from bleu_lesson.core.smoothing import SMOOTHING, SMOOTHING_METHODS
 from bleu_lesson.core.stats import sum_stats
 from bleu_lesson.core.tokenizers import TOKENIZERS
-from bleu_lesson.data.datasets import DATASETS, SEED_CANDIDATE, SEED_REFERENCE, SEED_REFERENCES
+from bleu_lesson.data.datasets import (
+    DATASETS,
+    SEED_CANDIDATE,
+    SEED_REFERENCE,
+    SEED_REFERENCES,
+    DatasetNotFoundError,
+    dataset,
+    fetch_dataset,
+    get_data_hint,
+    looked_in,
+    missing_files,
+)
+from bleu_lesson.grading import course
+from bleu_lesson.grading.course import (
+    NO_DATA,
+    Row,
+    check_report_path,
+    shown,
+    summary_table,
+    write_report,
+    write_student_copies,
+)
+from bleu_lesson.grading.sandbox import (
+    Limits,
+    _descendants,
+    backend,
+    close_all,
+    describe,
+    refusal,
+)
+from bleu_lesson.teaching.chapters import chapter_id, registry
 
 __all__ = ["main", "seed_demo"]
 
@@ -378,14 +415,6 @@ def _score(args: argparse.Namespace) -> int:
 
 def _many_systems(args: argparse.Namespace, scorer: BleuScorer, systems: list, paired) -> int:
     """Several systems: a table like sacrebleu's, with a paired test against the first."""
-    from bleu_lesson.analysis.significance import (
-        _estimate_ci,
-        bootstrap_indices,
-        paired_approximate_randomization_stats,
-        paired_bootstrap_stats,
-        resample_scores,
-    )
-
     w = args.width
     stats = [scorer.segment_stats(hyps) for _, hyps in systems]
     results = [scorer.score_stats(sum_stats(s)) for s in stats]
@@ -492,14 +521,6 @@ def _paired_notes(paired: str, n: int, baseline: str) -> str:
 # --- data -----------------------------------------------------------------------------
 
 def _data(args: argparse.Namespace) -> int:
-    from bleu_lesson.data.datasets import (
-        DatasetNotFoundError,
-        dataset,
-        fetch_dataset,
-        looked_in,
-        missing_files,
-    )
-
     names = list(DATASETS) if args.dataset == "all" else [args.dataset]
     for k, name in enumerate(names):
         try:
@@ -550,8 +571,6 @@ def _default_notebooks() -> list[str]:
 
 
 def _student(args: argparse.Namespace) -> int:
-    from bleu_lesson.grading.course import write_student_copies
-
     notebooks = args.notebooks or _default_notebooks()
     try:
         written = write_student_copies(args.out, notebooks, force=args.force)
@@ -569,8 +588,6 @@ def _stop_children() -> None:
     import signal
     import time
 
-    from bleu_lesson.grading.sandbox import _descendants
-
     for attempt in range(2):  # again: a worker may have been starting a checker
         for pid in _descendants(os.getpid()):
             try:
@@ -585,8 +602,6 @@ def _run_checks(paths: list[str], on_result, progress, **options) -> None:
     """Check ``paths``, calling ``on_result(k, rows)`` in this thread as each submission
     finishes (k indexes ``paths``); on Ctrl-C ``check_submissions`` kills the running
     sandboxes and raises again."""
-    from bleu_lesson.grading import course
-
     course.check_submissions(paths, progress=progress, on_result=on_result, **options)
 
 
@@ -610,15 +625,6 @@ def _check(args: argparse.Namespace) -> int:
     import os
     import signal
 
-    from bleu_lesson.grading.course import (
-        NO_DATA,
-        Row,
-        check_report_path,
-        shown,
-        summary_table,
-        write_report,
-    )
-    from bleu_lesson.grading.sandbox import Limits, backend, describe
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise CLIError(f"--timeout must be a finite number of seconds > 0, got {args.timeout:g}")
@@ -628,8 +634,6 @@ def _check(args: argparse.Namespace) -> int:
     limits = Limits(memory=_memory_size(args.memory))
     chapter = None
     if args.chapter is not None:
-        from bleu_lesson.teaching.chapters import chapter_id, registry
-
         try:
             chapter = chapter_id(args.chapter)
         except ValueError:
@@ -641,8 +645,6 @@ def _check(args: argparse.Namespace) -> int:
         kind = backend()
     except ValueError as exc:
         raise CLIError(str(exc)) from None
-    from bleu_lesson.grading.sandbox import refusal
-
     if refusal(kind):
         raise CLIError(f"check: {refusal(kind)}")
     report = None
@@ -700,8 +702,6 @@ def _check(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the save
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _stop_children()
-        from bleu_lesson.grading.sandbox import close_all
-
         close_all()  # no copy of a submission survives in a sandbox's work folder
         missing = [p for k, p in enumerate(paths) if k not in done]
         problem = save("not checked: the check was interrupted (Ctrl-C)")
@@ -731,8 +731,6 @@ def _check(args: argparse.Namespace) -> int:
     unjudged = sorted({shown(r.submission) for r in rows(None)
                        if r.detail.startswith(NO_DATA)})
     if unjudged:  # the machine's fault, not the students': say it where the eye lands
-        from bleu_lesson.data.datasets import get_data_hint
-
         print(f"{PROG}: error: check: {len(unjudged)} of {len(paths)} submissions were not "
               f"judged, their chapter needs the WMT22 data and it is not on this machine "
               f"(rows with status error): {get_data_hint()}, then check them again: "

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bleu_lesson.core.bleu import BleuScorer
+from bleu_lesson.data.datasets import load_wmt22
+
 __all__ = ["CACHE_FILE", "JiebaScores", "jieba_scores", "load_jieba_scores"]
 
 CACHE_FILE = Path(__file__).with_name("jieba_cache.json")
@@ -22,8 +25,6 @@ CACHE_FILE = Path(__file__).with_name("jieba_cache.json")
 
 def jieba_scores(corpus: Any) -> dict[str, float]:
     """Corpus BLEU (0-1) of each system of ``corpus`` against both references, tokenizer jieba."""
-    from bleu_lesson.core.bleu import BleuScorer
-
     scorer = BleuScorer(corpus.references_for("both"), tokenizer="jieba")
     return {name: scorer.score(hyps).score for name, hyps in corpus.systems.items()}
 
@@ -54,8 +55,6 @@ def load_jieba_scores(path: Path = CACHE_FILE) -> JiebaScores:
 
 def _write_cache(path: Path = CACHE_FILE) -> None:  # pragma: no cover - a maintainer's step
     import jieba
-
-    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("en-zh")
     payload = {"provenance": {"jieba": jieba.__version__, "pair": "en-zh", "references": "A+B",

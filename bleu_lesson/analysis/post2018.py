@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bleu_lesson.data.datasets import load_wmt22
+
 __all__ = ["POST_SYSTEMS", "KNOBS", "CACHE_FILE", "Post2018", "post2018_scores",
            "load_post2018", "moses_tokenizer"]
 
@@ -88,8 +90,6 @@ def load_post2018(path: Path = CACHE_FILE) -> Post2018:
 def _write_cache(path: Path = CACHE_FILE) -> None:  # pragma: no cover - a maintainer's step
     import sacrebleu
     import sacremoses
-
-    from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en")
     systems = {s: data.systems[s] for s in POST_SYSTEMS}

@@ -42,7 +42,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bleu_lesson.teaching.chapters import chapter_id
+from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root, default_cache_dir, get_data_hint
+from bleu_lesson.teaching.chapters import chapter_id, registry
+from bleu_lesson.teaching.exercises import EXERCISES
+
+from .judge import check_notebook, kill_all
+from .sandbox import BACKENDS, Limits, allow_new, backend, close_all, refusal
 
 __all__ = [
     "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
@@ -369,8 +374,6 @@ def nbgrader_cell_metadata(nb: dict) -> list[dict | None]:
     a solution cell (one with solution blocks) is an unlocked, ungraded answer; a cell that
     calls ``check("X.Y", ...)`` is a locked test worth ``NBGRADER_POINTS`` per check; any
     other cell carries none (None). Raises ValueError naming the cell when a cell is both."""
-    from bleu_lesson.teaching.exercises import EXERCISES
-
     by_answer = {ex.answer_name: ex.id for ex in EXERCISES.values()}
     found: list[dict | None] = []
     used: set[str] = set()
@@ -442,8 +445,6 @@ class Row:
 def _exercise_ids(chapter: str | None, nb: dict) -> list[str]:
     """The chapter's exercises; without a known chapter, those the code names (a ``check``
     call or the answer's name), so a submission that lost its check cells still counts."""
-    from bleu_lesson.teaching.exercises import EXERCISES
-
     if chapter is not None:  # "06", or "04,06" when the content names two chapters
         ids = [ex.id for ex in EXERCISES.values() if ex.chapter in chapter.split(",")]
         if ids:
@@ -546,8 +547,6 @@ def read_submission(path: str | Path, limit: int = MAX_SUBMISSION_BYTES) -> byte
 
 def _check_chapters(nb: dict) -> list[str]:
     """The chapters of the exercises the notebook's own ``check("N.M")`` cells name."""
-    from bleu_lesson.teaching.exercises import EXERCISES
-
     text = "\n".join(_source(c) for c in nb.get("cells", [])
                      if isinstance(c, dict) and c.get("cell_type") == "code")
     ids = set(re.findall(r"""\bcheck\(\s*["'](\d+\.\d+)["']""", text))
@@ -593,9 +592,6 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
 def _content_chapters(nb: dict) -> list[str]:
     """The chapters a notebook's content names: its ``check("N.M")`` calls, the answer
     names it defines or uses (``my_…``), and a ``第 N 章`` title in its markdown."""
-    from bleu_lesson.teaching.chapters import registry
-    from bleu_lesson.teaching.exercises import EXERCISES
-
     cells = [c for c in nb.get("cells", []) if isinstance(c, dict)]
     code = "\n".join(_source(c) for c in cells if c.get("cell_type") == "code")
     found = set(_check_chapters(nb))
@@ -630,9 +626,6 @@ def check_submission(path: str | Path, timeout: float = 120, kernel_name: str = 
     is read once, with ``read_submission`` (no symlinks, FIFOs or huge files). Every row
     records the backend in its ``sandbox`` field.
     """
-
-    from .sandbox import allow_new
-
     allow_new()
     return _check_submission(path, timeout, kernel_name, limits=limits, sandbox=sandbox,
                              chapter=chapter)
@@ -642,8 +635,6 @@ def _check_submission(path: str | Path, timeout: float = 120, kernel_name: str =
                       *, limits=None, sandbox: str | None = None,
                       chapter: str | None = None) -> list[Row]:
     """``check_submission`` within a run of ``check_submissions`` (which an interrupt ends)."""
-    from bleu_lesson.teaching.chapters import registry
-
     timeout = _checked_timeout(timeout)
     kind = _sandbox_kind(sandbox)
     if kernel_name != "python3":
@@ -658,8 +649,6 @@ def _check_submission(path: str | Path, timeout: float = 120, kernel_name: str =
 
 def _sandbox_kind(sandbox: str | None) -> str:
     """The backend a check uses: ``sandbox`` if given (checked), else ``backend()``."""
-    from .sandbox import BACKENDS, backend, refusal
-
     if sandbox is not None and sandbox not in BACKENDS:
         raise ValueError(f"sandbox must be one of {', '.join(BACKENDS)}, got {sandbox!r}")
     kind = backend() if sandbox is None else sandbox
@@ -673,12 +662,6 @@ def _check_one(path: Path, timeout: float, limits, kind: str,
                chapter: str | None) -> list[Row]:
     """``check_submission`` once its arguments are checked."""
     import nbformat
-
-    from bleu_lesson.teaching.chapters import registry
-    from bleu_lesson.teaching.exercises import EXERCISES
-
-    from .judge import check_notebook
-    from .sandbox import Limits
 
     label = str(path)
     try:
@@ -728,8 +711,6 @@ def _no_data(chapters: list[str]) -> str:
     """Why a submission of data ``chapters`` cannot be judged here, or ``""`` when the
     sandbox gets every dataset (``bleu_lesson.grading.sandbox.wmt22_folder``), as ``make
     notebooks`` needs every dataset to run them."""
-    from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root, default_cache_dir, get_data_hint
-
     if data_root(complete=True) is not None:  # then it is the one the sandbox is given
         return ""
     env = os.environ.get(WMT22_ENV_VAR)
@@ -792,8 +773,6 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     Submissions with identical bytes get a note in their ``detail`` (status unchanged);
     ``chapter`` is passed to ``check_submission``.
     """
-    from .sandbox import allow_new, close_all
-
     timeout = _checked_timeout(timeout)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an int >= 1, got {jobs!r}")
@@ -825,8 +804,6 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
                 summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
                 progress(f"[{done}/{len(paths)}] {shown(paths[k])}: {summary}")
     except BaseException:  # Ctrl-C: kill the running kernels now, drop the rest
-        from .judge import kill_all
-
         pool.shutdown(wait=False, cancel_futures=True)
         kill_all()
         close_all()  # and remove their work folders: no copy of a submission survives

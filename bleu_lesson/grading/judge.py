@@ -40,10 +40,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .sandbox import Limits, Sandbox
+from bleu_lesson.teaching.checking import shown_input, verdict
 
-__all__ = ["Submission", "Verdict", "encode", "decode", "Timeout", "KernelFailed",
-           "judge_exercise"]
+from .sandbox import Limits, Sandbox, closing
+from .wire import MAX_HASHED, MAX_NODES, decode, encode
+from .world import judge_in_world
+
+# encode, decode and their bounds live in .wire (world uses them too); named here as before
+__all__ = ["Submission", "Verdict", "encode", "decode", "MAX_NODES", "MAX_HASHED", "Timeout",
+           "KernelFailed", "judge_exercise"]
 
 MAX_REPLY = 4 * 1024 ** 2  # bytes of JSON read back from one judging cell
 #: The largest message the checker accepts from a kernel (ZMQ drops the connection of a
@@ -64,112 +69,6 @@ class Verdict:
     exercise: str
     status: str        # pass, fail, not-done, error
     detail: str = ""
-
-
-# --- values: the only thing that crosses the sandbox's boundary -------------------------
-
-def encode(value: Any, _depth: int = 0) -> Any:
-    """Trusted values -> JSON-able data with tags for tuples, dicts, sets, non-finite
-    floats and ``BleuStats`` (inputs sent to the kernel).
-
-    >>> encode([("the", "cat"), 0.5, float("inf")])
-    [{'__tuple__': ['the', 'cat']}, 0.5, {'__float__': 'inf'}]
-    """
-    from bleu_lesson.core.stats import BleuStats
-
-    if _depth > 100:
-        raise ValueError("value nested too deeply")
-    t = type(value)
-    if value is None or t in (bool, int, str):
-        return value
-    if t is float:
-        return value if math.isfinite(value) else {"__float__": repr(value)}
-    if t is list:
-        return [encode(v, _depth + 1) for v in value]
-    if t is tuple:
-        return {"__tuple__": [encode(v, _depth + 1) for v in value]}
-    if t is dict:
-        return {"__dict__": [[encode(k, _depth + 1), encode(v, _depth + 1)]
-                             for k, v in value.items()]}
-    if t in (set, frozenset):
-        return {"__set__": [encode(v, _depth + 1) for v in value]}
-    if t is BleuStats:
-        return {"__BleuStats__": [value.hyp_len, value.ref_len, list(value.matches),
-                                  list(value.totals)]}
-    raise TypeError(f"cannot send a {t.__name__} to the kernel")
-
-
-#: Bounds of one decoded value: nodes in all, and entries of sets and dicts in all. The
-#: second keeps hashing cheap whatever the kernel sends: ints (and tuples of ints) hash
-#: alike on purpose cost a set quadratic time, so no reply may hold many of them.
-MAX_NODES = 1_000_000
-MAX_HASHED = 2_000
-
-
-def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
-    """JSON data from the kernel -> fresh values of exactly the plain types; raises
-    ``ValueError`` for anything else (the kernel is not trusted to send valid data), and
-    for a value of more than ``MAX_NODES`` parts or ``MAX_HASHED`` set and dict entries.
-
-    >>> decode([{"__tuple__": ["the", "cat"]}, 1])
-    [('the', 'cat'), 1]
-    >>> decode({"__class__": "os.system"})
-    Traceback (most recent call last):
-    ...
-    ValueError: not a plain value: {'__class__': 'os.system'}
-    >>> decode({"__set__": list(range(3000))})
-    Traceback (most recent call last):
-    ...
-    ValueError: more than 2000 set or dict entries
-    """
-    from bleu_lesson.core.stats import BleuStats
-
-    budget = _budget if _budget is not None else [MAX_NODES, MAX_HASHED]
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise ValueError(f"a value of more than {MAX_NODES} parts")
-    if _depth > 100:
-        raise ValueError("value nested too deeply")
-    t = type(data)
-    if data is None or t in (bool, int, float, str):
-        return data
-    if t is list:
-        return [decode(v, _depth + 1, budget) for v in data]
-    if t is dict and len(data) == 1:
-        (tag, body), = data.items()
-        if tag == "__tuple__" and type(body) is list:
-            return tuple(decode(v, _depth + 1, budget) for v in body)
-        if tag == "__float__" and body in ("nan", "inf", "-inf"):
-            return float(body)
-        if tag in ("__dict__", "__set__") and type(body) is list:
-            budget[1] -= len(body)
-            if budget[1] < 0:
-                raise ValueError(f"more than {MAX_HASHED} set or dict entries")
-        if tag == "__dict__" and type(body) is list:
-            out = {}
-            for pair in body:
-                if type(pair) is not list or len(pair) != 2:
-                    raise ValueError("malformed dict entry")
-                key = decode(pair[0], _depth + 1, budget)
-                try:
-                    hash(key)
-                except TypeError:
-                    raise ValueError("unhashable dict key") from None
-                out[key] = decode(pair[1], _depth + 1, budget)
-            return out
-        if tag == "__set__" and type(body) is list:
-            items = [decode(v, _depth + 1, budget) for v in body]
-            try:
-                return set(items)
-            except TypeError:
-                raise ValueError("unhashable set element") from None
-        if tag == "__BleuStats__" and type(body) is list and len(body) == 4:
-            h, r, m, tt = body
-            if not (type(h) is int and type(r) is int and type(m) is list
-                    and type(tt) is list and all(type(x) is int for x in m + tt)):
-                raise ValueError("malformed BleuStats")
-            return BleuStats(h, r, tuple(m), tuple(tt))
-    raise ValueError(f"not a plain value: {str(data)[:80]}")
 
 
 # The code the checker sends to judge one exercise in the kernel: a real module, sent as
@@ -201,8 +100,6 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
 
 
 def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
-    from bleu_lesson.teaching.checking import shown_input, verdict
-
     name = ex.answer_name
     if type(reply) is not dict or type(reply.get("status")) is not str:
         return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
@@ -320,8 +217,6 @@ class Submission:
     data: bytes | None = None  # the submission's bytes, read once by the caller
 
     def __post_init__(self) -> None:
-        from .sandbox import closing
-
         if closing():
             raise KernelFailed("the check was interrupted: no new kernel")
         self.sandbox = Sandbox(self.limits, kind=self.kind)
@@ -481,8 +376,6 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
     kernel, right after the cell that checks it (so a later hang still leaves a real
     verdict) and again after the last cell.
     """
-    from .world import judge_in_world
-
     sub = Submission(Path(path), timeout, limits or Limits(), kind=kind, data=data)
     # separate draws: the inputs the kernel saw at an early verdict are not the final ones
     early = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}

@@ -17,7 +17,7 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
     ns = globals()
     class Unserialisable(Exception):
         pass
-    try:
+    try:  # inside: this runs as a cell in the student's kernel, where bleu_lesson may be absent
         from bleu_lesson.core.stats import BleuStats
     except Exception:
         BleuStats = None  # type: ignore[assignment, misc]

@@ -28,7 +28,18 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from .course import _atomic_write, _read_notebook, _source, _write_text, make_student_copy
+from bleu_lesson.teaching.chapters import registry
+from bleu_lesson.teaching.exercises import EXERCISES
+
+from .course import (
+    BEGIN,
+    END,
+    _atomic_write,
+    _read_notebook,
+    _source,
+    _write_text,
+    make_student_copy,
+)
 
 __all__ = ["WORKSPACE_ENV", "START_PAGE", "MANIFEST", "Update", "course_folder",
            "default_workspace", "prepare_workspace", "start_page", "solution", "main"]
@@ -263,11 +274,6 @@ def _course_for_answers() -> Path:
 def solution(exercise: str, course: str | Path | None = None) -> str:
     """Print (and return) the model answer of an exercise (``"3.1"``): the cell of the
     authoring notebook that holds its solution. For after you have tried."""
-    from bleu_lesson.teaching.chapters import registry
-    from bleu_lesson.teaching.exercises import EXERCISES
-
-    from .course import BEGIN, END
-
     key = str(exercise).strip()
     if key not in EXERCISES:
         raise ValueError(f"exercise must be one of {', '.join(EXERCISES)}, got {exercise!r}")

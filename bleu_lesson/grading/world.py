@@ -17,7 +17,7 @@ in a sandbox whose file system holds
 
 The child runs the submission's code cells there (what fails, fails), calls the answer on
 the cases and sends back plain values; the checker decodes them with bounds
-(``judge.decode``) and compares them in its own process, as for the kernel. It may not
+(``wire.decode``) and compares them in its own process, as for the kernel. It may not
 start a process (``RLIMIT_NPROC`` of 1 for its own uid), and its output goes to a file of
 bounded size. Only the bubblewrap backend hides the host's files: under ``unshare`` the
 package, the virtual environment and the package folders are covered but other copies of
@@ -38,7 +38,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .sandbox import Limits, Sandbox
+from .sandbox import Limits, Sandbox, closing
+from .wire import encode
 
 __all__ = ["build_world", "judge_in_world", "MAX_WORLD_REPLY"]
 
@@ -100,8 +101,6 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
     exercise with no reply (the child was killed after ``timeout`` seconds, or sent
     nothing readable) maps to ``{"status": "world-failed", "why": ...}``. ``before``: only
     the cells before this index run (those the kernel ran before it hung)."""
-    from .judge import encode
-
     blocks = [b for b in exercises[0].building_blocks
               if all(b in ex.building_blocks for ex in exercises)]
     request = json.dumps({
@@ -124,8 +123,6 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
 def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
                kind: str | None) -> dict | str:
     """The child's reply (a dict), or why there is none (a string)."""
-    from .sandbox import closing
-
     if closing():
         return "the check was interrupted"
     world = Path(tempfile.mkdtemp(prefix="bleu-lesson-world-"))

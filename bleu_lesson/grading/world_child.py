@@ -118,7 +118,7 @@ class Unserialisable(Exception):
 
 
 def _bleu_stats() -> Any:
-    try:
+    try:  # here, not at the top: this script runs where the package may be absent (-I -S)
         from bleu_lesson.core.stats import BleuStats
     except Exception:
         return None
@@ -219,12 +219,10 @@ def run_cells(cells: list[str], ns: dict, seconds: int) -> list[str]:
 def judge(request: dict) -> dict:
     """Run the cells once, then judge each answer asked for: ``{"replies": [...]}``."""
     sys.meta_path.append(AbsentFinder())
-    try:  # a name the world's bleu_lesson lacks is absent too, not a module
-        import bleu_lesson
-        bleu_lesson.__dict__.setdefault("__getattr__", lambda name: ABSENT)
-    except Exception:  # noqa: BLE001 - no bleu_lesson at all: every name is absent anyway
-        pass
-    stats = _bleu_stats()
+    stats = _bleu_stats()  # imports the world's bleu_lesson package too, as its parent
+    package = sys.modules.get("bleu_lesson")  # None: no bleu_lesson, every name is absent
+    if package is not None:  # a name the world's bleu_lesson lacks is absent too, not a module
+        package.__dict__.setdefault("__getattr__", lambda name: ABSENT)
     ns: dict = {"__name__": "__main__", "display": ABSENT, "get_ipython": ABSENT}
     errors = run_cells(list(request["cells"]), ns, int(request.get("cell_seconds", 10)))
     replies = []

@@ -13,8 +13,9 @@ questions are the ones the chapter's code computes.
 - ``answers[(chapter, q_index)]`` is ``True`` or ``False`` for the latest pick of each
   question, and ``progress_line(chapter)`` sums it up.
 
-The questions live with their chapter in ``bleu_lesson/teaching/chapters/``. ``Question`` and
-``Choice`` need nothing beyond the standard library; only ``Quiz`` imports ipywidgets.
+The questions live with their chapter in ``bleu_lesson/teaching/chapters/``, written with
+``Question`` and ``Choice`` from ``bleu_lesson.teaching.questions`` (plain data below the
+chapters; this module names them too). Only ``Quiz`` imports ipywidgets.
 
 >>> from bleu_lesson.teaching.quiz import QUIZZES
 >>> q = QUIZZES["03"][0]
@@ -35,9 +36,9 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 
-from bleu_lesson.teaching.chapters import chapter_id
+from .chapters import chapter_id, registry
+from .questions import Choice, Question, question
 
 __all__ = [  # noqa: F822 (EXERCISES, QUIZZES, Quiz: module __getattr__)
     "Choice", "Question", "QUIZZES", "answers", "question",
@@ -50,39 +51,6 @@ FEEDBACK_CLASS = "bleu-quiz-feedback"
 LETTERS = "ABCDEFGH"
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One answer to pick: its text, whether it is right, and why (or why not)."""
-
-    text: str
-    correct: bool
-    explanation: str
-
-
-@dataclass(frozen=True)
-class Question:
-    """A prompt and its choices; exactly one choice is correct."""
-
-    prompt: str
-    choices: tuple[Choice, ...]
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.choices, tuple) or len(self.choices) < 2:
-            raise ValueError("a question needs a tuple of at least two choices")
-        right = sum(1 for c in self.choices if c.correct)
-        if right != 1:
-            raise ValueError(f"a question needs exactly one correct choice, got {right}: "
-                             f"{self.prompt[:40]!r}")
-
-    @property
-    def correct_index(self) -> int:
-        return next(i for i, c in enumerate(self.choices) if c.correct)
-
-
-def _q(prompt: str, *choices: tuple[str, bool, str]) -> Question:
-    return Question(prompt, tuple(Choice(*c) for c in choices))
-
-
 def _place(question: Question, position: int) -> Question:
     """The same question with its correct choice moved to ``position`` (others keep order)."""
     right = question.choices[question.correct_index]
@@ -91,12 +59,6 @@ def _place(question: Question, position: int) -> Question:
     return Question(question.prompt, tuple(others))
 
 
-def question(prompt: str, *choices: tuple[str, bool, str]) -> Question:
-    """A ``Question`` from ``(text, correct, explanation)`` triples."""
-    return Question(prompt, tuple(Choice(*c) for c in choices))
-
-
-_q = question
 
 
 def _quizzes() -> dict[str, tuple[Question, ...]]:
@@ -105,8 +67,6 @@ def _quizzes() -> dict[str, tuple[Question, ...]]:
     that changes from question to question, so "always A" is never the answer."""
     global _QUIZZES
     if _QUIZZES is None:
-        from .chapters import registry
-
         _QUIZZES = {
             ch.id: tuple(_place(q, ch.number + 3 * i + 1) for i, q in enumerate(ch.questions))
             for ch in registry().values() if ch.questions
@@ -118,7 +78,7 @@ _QUIZZES: dict[str, tuple[Question, ...]] | None = None
 
 
 def __getattr__(name: str):
-    if name == "QUIZZES":  # built on first use: the chapter modules import this module
+    if name == "QUIZZES":  # built on first use: it loads every chapter module
         return _quizzes()
     if name == "Quiz":  # the widget needs ipywidgets; Question and Choice do not
         return _quiz_class()
@@ -184,9 +144,9 @@ def show(chapter: str | int) -> None:
     key = _chapter(chapter)
     questions = _quizzes()[key]
     print(f"第 {int(key)} 章测验 (quiz)：{len(questions)} 题")
-    for q_index, question in enumerate(questions, start=1):
-        print(f"{q_index}. {question.prompt}")
-        for letter, choice in zip(LETTERS, question.choices, strict=False):
+    for q_index, item in enumerate(questions, start=1):
+        print(f"{q_index}. {item.prompt}")
+        for letter, choice in zip(LETTERS, item.choices, strict=False):
             print(f"   {letter}. {choice.text}")
 
 
@@ -213,10 +173,10 @@ def _quiz_class():
             self.radios: list[widgets.RadioButtons] = []
             self.feedback: list[widgets.HTML] = []
             children: list[widgets.Widget] = []
-            for q_index, question in enumerate(self.questions):
-                prompt = widgets.HTML(f"<b>{q_index + 1}.</b> {_inline(question.prompt)}")
+            for q_index, item in enumerate(self.questions):
+                prompt = widgets.HTML(f"<b>{q_index + 1}.</b> {_inline(item.prompt)}")
                 radio = widgets.RadioButtons(
-                    options=[(f"{LETTERS[i]}. {c.text}", i) for i, c in enumerate(question.choices)],
+                    options=[(f"{LETTERS[i]}. {c.text}", i) for i, c in enumerate(item.choices)],
                     value=None, layout=widgets.Layout(width="95%"))
                 feedback = widgets.HTML()
                 feedback.add_class(FEEDBACK_CLASS)

@@ -21,6 +21,13 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
+from bleu_lesson.analysis.agreement import (
+    concordance,
+    disagreements,
+    kendall_tau,
+    pairwise_accuracy,
+    pearson,
+)
 from bleu_lesson.analysis.variants import (
     TOOL_KNOBS,
     VARIANTS,
@@ -28,13 +35,21 @@ from bleu_lesson.analysis.variants import (
     matching_tools,
     tool_options,
 )
-from bleu_lesson.core.bleu import geometric_mean, sentence_bleu
+from bleu_lesson.core.bleu import (
+    BleuOptions,
+    BleuScorer,
+    geometric_mean,
+    score_stats,
+    sentence_bleu,
+)
 from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
 from bleu_lesson.core.clipping import clipping_table
 from bleu_lesson.core.ngrams import ngram_counts
 from bleu_lesson.core.seed import tokenize as seed_tokenize
 from bleu_lesson.core.smoothing import SMOOTHING, SMOOTHING_METHODS
+from bleu_lesson.core.stats import sum_stats
 from bleu_lesson.core.tokenizers import TOKENIZERS, get_tokenizer
+from bleu_lesson.data.datasets import TOY_CORPUS
 
 from .display import message_html, table_html, tokens_html
 
@@ -515,9 +530,6 @@ def render_corpus(corpus, system: str, selected: Sequence[int] | None = None,
     ``scorer``, a ``BleuScorer`` on all of the corpus's references, is reused when given
     (an explorer passes its own, so a change only re-sums counts it already has).
     """
-    from bleu_lesson.core.bleu import BleuOptions, BleuScorer, score_stats
-    from bleu_lesson.core.stats import sum_stats
-
     chosen = sorted(set(range(len(corpus)) if selected is None else selected))
     if not chosen:
         return message_html("请至少选择一个句段 (select at least one segment).")
@@ -545,9 +557,6 @@ class CorpusExplorer(_Explorer):
     """Chapter 07: tick segments in or out and watch corpus BLEU and the sentence mean."""
 
     def __init__(self, corpus=None, system: str = "weak") -> None:
-        from bleu_lesson.core.bleu import BleuScorer
-        from bleu_lesson.data.datasets import TOY_CORPUS
-
         self.corpus = corpus if corpus is not None else TOY_CORPUS
         self._scorer = BleuScorer(self.corpus.references_for("both"), tokenizer="13a")
         self.system = widgets.Dropdown(options=list(self.corpus.systems), value=system,
@@ -677,8 +686,6 @@ class ToolsExplorer(_Explorer):
 def render_systems(corpus, which: str = "both", tokenizer: str | None = None,
                    scorers: dict | None = None) -> str:
     """Every system's corpus BLEU for one reference choice and tokenizer, best first."""
-    from bleu_lesson.core.bleu import BleuScorer
-
     tokenizer = tokenizer or corpus.tokenizer
     key = (which, tokenizer)
     scorer = scorers.get(key) if scorers is not None else None
@@ -776,14 +783,6 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     >>> "τ = (C − D)/(C + D) = 0.667" in html and "pairwise accuracy = 0.833 (5/6)" in html
     True
     """
-    from bleu_lesson.analysis.agreement import (
-        concordance,
-        disagreements,
-        kendall_tau,
-        pairwise_accuracy,
-        pearson,
-    )
-
     if metric not in AGREEMENT_METRICS:
         return message_html(f"没有这个指标 (unknown metric): {metric}")
     if (metric, refset) not in tables:
@@ -821,7 +820,7 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
                                            "</div>")
     figure = ""
     if plot:
-        from .plots import plot_agreement
+        from .plots import plot_agreement  # imports matplotlib: only when a plot is asked for
 
         xlabel = (f"-{metric} (ref {refset}; negated, higher is better)" if sign < 0
                   else f"{metric} (ref {refset})")

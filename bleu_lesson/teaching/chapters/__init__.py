@@ -3,7 +3,7 @@
 Each ``chNN.py`` holds what belongs to chapter NN beside each other: the notebook's file
 name, its title, whether it needs the WMT22 data, the explorers it shows, its exercises
 (``EXERCISES``, a tuple of :class:`bleu_lesson.teaching.checking.Exercise`) and its quiz
-questions (``QUESTIONS``, a tuple of :class:`bleu_lesson.teaching.quiz.Question`). The registry
+questions (``QUESTIONS``, a tuple of :class:`bleu_lesson.teaching.questions.Question`). The registry
 finds every ``chNN`` module of this package by itself: adding chapter 10 means writing
 ``notebooks/10_….ipynb`` and ``chapters/ch10.py``, nothing else.
 

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from bleu_lesson.teaching.checking import Exercise
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
 

@@ -9,7 +9,7 @@ import random
 
 from bleu_lesson.core.seed import tokenize as seed_tokenize
 from bleu_lesson.teaching.checking import Exercise
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
 

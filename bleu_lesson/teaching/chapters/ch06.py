@@ -10,7 +10,7 @@ from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
 from bleu_lesson.teaching.checking import Exercise, _show
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
 

@@ -10,7 +10,7 @@ import random
 from bleu_lesson.core.bleu import BleuOptions, score_stats
 from bleu_lesson.core.stats import BleuStats
 from bleu_lesson.teaching.checking import Exercise
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
 

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bleu_lesson.teaching.checking import Exercise, _show
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS",
            "FORENSICS_HYPS", "FORENSICS_REFS", "forensics_reported"]

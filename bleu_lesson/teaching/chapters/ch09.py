@@ -9,8 +9,10 @@ import random
 from typing import Any
 
 from bleu_lesson.analysis.significance import percentile_interval
+from bleu_lesson.core.bleu import BleuScorer
+from bleu_lesson.data.datasets import load_wmt22
 from bleu_lesson.teaching.checking import Exercise, _show
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
 
@@ -49,9 +51,6 @@ def _hidden(rng: random.Random) -> list[tuple]:
 
 def _rank_changes() -> set[str]:
     """zh-en systems whose rank differs between reference A and reference B (corpus BLEU)."""
-    from bleu_lesson.core.bleu import BleuScorer
-    from bleu_lesson.data.datasets import load_wmt22
-
     data = load_wmt22("zh-en", download=False)
     ranks = {}
     for which in ("A", "B"):

@@ -11,7 +11,7 @@ from typing import Any
 
 from bleu_lesson.analysis.agreement import disagreements, kendall_tau, pairwise_accuracy
 from bleu_lesson.teaching.checking import Exercise, _show, same
-from bleu_lesson.teaching.quiz import Choice, Question
+from bleu_lesson.teaching.questions import Choice, Question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS", "QUIZ",
            "TAU_BLEU", "TAU_HUMAN"]
