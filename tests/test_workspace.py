@@ -214,8 +214,11 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
                     "--no-browser", "--port", "9999"]) == 0
     (argv,) = calls
     assert argv[1:3] == ["-m", "jupyterlab"] and argv[3] == str(room / ws.START_PAGE)
-    assert f"--ServerApp.root_dir={room}" in argv and argv[-3:] == ["--no-browser", "--port",
-                                                                   "9999"]
+    lab_args = [a for a in argv if a != "--allow-root"]
+    assert f"--ServerApp.root_dir={room}" in argv and lab_args[-3:] == ["--no-browser", "--port",
+                                                                       "9999"]
+    # JupyterLab refuses root without --allow-root: added as root, never otherwise
+    assert ("--allow-root" in argv) == (os.geteuid() == 0)
     learner = course.parent / "jupyter-settings" / "learner"
     assert os.environ["JUPYTER_CONFIG_PATH"] == str(learner)
     assert (room / ws.START_PAGE).exists()
