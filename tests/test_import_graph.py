@@ -108,3 +108,28 @@ def test_rooms_import_only_downward_and_explain_imports_inside_functions():
     assert not new, "imports against the house order:\n" + "\n".join(map(str, new))
     gone = sorted(KNOWN - found)
     assert not gone, "fixed, so remove from KNOWN:\n" + "\n".join(map(str, gone))
+
+
+def test_no_module_imports_itself_back():
+    """Within a room too: no cycle of module-level imports (chapters -> quiz -> chapters was
+    one, kept from failing only by an import hidden inside a function)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        importer = module_name(path)
+        graph[importer] = {t for t, _, in_function, _ in own_imports(path)
+                           if not in_function and t != importer}
+    cycles = []
+
+    def visit(node: str, stack: list[str]) -> None:
+        if node in stack:
+            cycles.append(stack[stack.index(node):] + [node])
+            return
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in done:
+                visit(nxt, stack + [node])
+        done.add(node)
+
+    done: set[str] = set()
+    for module in sorted(graph):
+        visit(module, [])
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
