@@ -220,3 +220,19 @@ def test_traditional_script_drops_online_b_bleu(wmt22_dir):
     prose = _prose("09_wmt22_case_study.ipynb")
     assert f"Online-B 用简体时是 {simp_bleu:.2f}" in prose and "三分之一出头" in prose
     assert 0.30 < trad_bleu / simp_bleu < 0.45   # "a third and a bit"
+
+
+def test_human_b_under_reference_a_is_the_quiz_figure(wmt22_dir):
+    """Chapter 10's quiz explains that HUMAN-B (reference B as a system) scores 45.97 against
+    reference A, and 100 only against itself: sacrebleu computes both."""
+    import sacrebleu
+
+    from bleu_lesson.teaching.chapters import ch10
+
+    folder = Path(wmt22_dir)
+    ref_a = (folder / "generaltest2022.zh-en.ref.A.en").read_text(encoding="utf-8").splitlines()
+    ref_b = (folder / "generaltest2022.zh-en.ref.B.en").read_text(encoding="utf-8").splitlines()
+    assert f"{sacrebleu.corpus_bleu(ref_b, [ref_a]).score:.2f}" == "45.97"
+    assert sacrebleu.corpus_bleu(ref_b, [ref_b]).score == pytest.approx(100.0)
+    texts = " ".join(c.explanation for q in ch10.QUESTIONS for c in q.choices)
+    assert "45.97" in texts

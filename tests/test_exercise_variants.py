@@ -550,3 +550,17 @@ def test_hidden_cases_cover_the_domain():
     assert any(len(c[0]) >= 100 for c in ex["7.1"].hidden_cases(rng))
     assert any(len(c[0]) >= 30 for c in ex["10.2"].hidden_cases(rng))
 
+
+
+@pytest.mark.parametrize("garbage", ["the cat is sitting on the mat  .",
+                                     "the cat is sitting on the mat !",
+                                     "The Cat is sitting on the mat"])
+def test_6_3_refuses_the_reference_in_disguise(garbage):
+    """A lecturer's find: the reference with a space before its period, another final mark or
+    other case scored over 0.5 and passed as "garbage"; it is the reference, word for word."""
+    from bleu_lesson.teaching.chapters.ch06 import _judge_extremes
+
+    ok, detail = _judge_extremes((), {"reference": "the cat is sitting on the mat .",
+                                      "fluent": "a feline rests upon the rug",
+                                      "garbage": garbage})
+    assert not ok and "参考译文本身" in detail

@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
+from bleu_lesson.core.tokenizers import get_tokenizer
 from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
@@ -127,7 +128,9 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
+    """The words of ``text`` as sentence BLEU tokenizes them (13a), lowercased, punctuation
+    left out: "The cat sat ." and "the cat sat!" are the same sentence here."""
+    return " ".join(t for t in get_tokenizer("13a")(text.lower()) if any(c.isalnum() for c in t))
 
 
 def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
