@@ -18,7 +18,8 @@ import sacrebleu
 from notebook_tools import seed_skip_reason
 from seed_oracle import SeedNotFound, load_seed_namespace
 
-from bleu_lesson.__main__ import main, seed_demo
+from bleu_lesson.__main__ import main
+from bleu_lesson.cli.demo import seed_demo
 
 HYPS = [
     "The cat is on the mat.",
@@ -312,7 +313,7 @@ def test_permission_error_is_reported(files, monkeypatch, capsys):
     # works as root too: any PermissionError from open() becomes one line
     import builtins
 
-    import bleu_lesson.__main__ as cli
+    import bleu_lesson.cli.score as cli  # where the score command reads its files
 
     def deny(path, *args, **kwargs):
         if str(path).endswith("ref_a.txt"):
