@@ -125,7 +125,7 @@ def _notebook(title: str) -> dict:
             "metadata": {"kernelspec": {"name": "python3", "language": "python",
                                         "display_name": "Python 3"}},
             "cells": [cell("markdown", f"# 第 11 章 {title}\n"),
-                      cell("code", 'from bleu_lesson.teaching import quiz\n\nquiz.show("11")'),
+                      cell("code", 'from bleu_lesson.teaching import quiz'),
                       cell("code", 'quiz.Quiz("11")'),
                       cell("code", 'from bleu_lesson.teaching.exercises import progress\n\n'
                                    'progress("11")')]}
@@ -135,8 +135,8 @@ CHAPTER_MODULE = '''"""Chapter 11: a throwaway chapter."""
 
 from __future__ import annotations
 
-from bleu_lesson.teaching.exercises import Exercise
-from bleu_lesson.teaching.quiz import Question, question
+from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.teaching.questions import Question, question
 
 NOTEBOOK = "11_throwaway.ipynb"
 TITLE = "试用一章 (Throwaway)"
