@@ -144,7 +144,7 @@ def test_right_answer_passes(ex, capsys):
     _data_or_skip(ex)
     exercises.check(ex, RIGHT[ex])
     out = capsys.readouterr().out
-    if ex == "6.3":  # a program cannot judge fluency: never "pass" (issue 20)
+    if ex in ("6.3", "9.2"):  # fluency, or a prediction made before the table: never "pass"
         assert out.startswith(f"◎ 练习 {ex}"), out
         assert exercises.results[ex].status == "self-assessed"
         return
@@ -449,8 +449,9 @@ def _rank_truth_from_sacrebleu():
 def test_rank_prediction_truth_from_sacrebleu(capsys):
     truth = _rank_truth_from_sacrebleu()
     assert truth == RIGHT["9.2"]()  # the right answer used above is sacrebleu's truth
-    assert exercises.run("9.2", lambda: truth).status == "pass"
-    assert exercises.run("9.2", lambda: sorted(truth)).status == "pass"  # a list is fine
+    # right is self-assessed: chapter 09's own table shows it later (a hostile review copied it)
+    assert exercises.run("9.2", lambda: truth).status == "self-assessed"
+    assert exercises.run("9.2", lambda: sorted(truth)).status == "self-assessed"  # a list too
     # feedback says only "wrong": a near miss and a far miss read alike, so the check
     # cannot be asked one system at a time until it gives the answer away
     near = exercises.run("9.2", lambda: truth | {"DLUT"})

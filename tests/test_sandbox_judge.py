@@ -202,7 +202,7 @@ def test_rank_prediction_is_judged_from_a_set():
 
     if wmt22_unavailable():
         pytest.skip(wmt22_unavailable())
-    assert _verdict("9.2", lambda: {"AISP-SJTU", "Online-G"}).status == "pass"
+    assert _verdict("9.2", lambda: {"AISP-SJTU", "Online-G"}).status == "self-assessed"
     assert _verdict("9.2", lambda: {"AISP-SJTU"}).status == "fail"
 
 

@@ -314,7 +314,7 @@ class RatingPanel(widgets.VBox):
                                                    description=it.item) for it in self.items}
         self.save = widgets.Button(description="保存并计算 (save)", button_style="primary")
         self.result = widgets.HTML()
-        self.result.add_class("bleu-result")
+        self.result.add_class("bleu-rating-result")  # not an explorer: e2e drives one per chapter
         rows = []
         for it in self.items:
             text = (f"<div style='margin-top:8px'><b>{html.escape(it.item)}</b><br>"
