@@ -14,7 +14,7 @@ bleu_lesson's ``BleuScorer``, numpy engine and standard-library engine), interle
   ``tok13a``, proven identical to sacrebleu's by tests/test_tok13a.py).
 
 Prints the wall times, the ratio (sacrebleu / bleu_lesson), the goal (numpy engine: 3x
-tokenized, 2x raw 13a) and whether both sides printed the same scores (to 1e-9). The last
+in both modes, issue 19) and whether both sides printed the same scores (to 1e-9). The last
 line is the floor of the numpy engine: a fresh ``python -c "import numpy, bleu_lesson"``
 that scores nothing, and the ratio sacrebleu's one-system time would have against it.
 """
@@ -57,7 +57,7 @@ for name in names:
     print(name, repr(scorer.score(read(f"{folder}/PAIR.hyp.{name}.en")).score))
 """.replace("PAIR", PAIR)
 
-GOALS = {"tokenized": 3.0, "raw 13a": 2.0}
+GOALS = {"tokenized": 3.0, "raw 13a": 3.0}  # issue 19: 13a in a fresh process at least 3x
 
 
 def systems(folder: Path) -> list[str]:

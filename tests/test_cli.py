@@ -460,6 +460,16 @@ def test_bad_language_pair_is_one_line(files, capsys, pair, fragment):
     assert_one_line_error(capsys.readouterr().err, fragment)
 
 
+def test_a_stray_tab_in_a_real_reference_is_no_reason_to_warn(tmp_path):
+    """WMT22 zh-en reference B holds one tab (line 1364) among 1,875 lines: a reference, not
+    a tab-separated file; the benchmark's run printed the warning for it."""
+    hyp = write(tmp_path / "hyp.txt", HYPS[:4])
+    refs = write(tmp_path / "ref.txt", [REF_A[0] + "\tstill one reference", *REF_A[1:4]])
+    proc = run("score", refs, "-i", hyp, "-b")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == sacrebleu_cli(refs, "-i", hyp, "-b").stdout
+
+
 def test_tab_in_a_reference_without_num_refs_warns(tmp_path):
     hyp = write(tmp_path / "hyp.txt", HYPS[:4])
     both = write(tmp_path / "refs.tsv", [f"{x}\t{y}" for x, y in zip(REF_A[:4], REF_B[:4])])
