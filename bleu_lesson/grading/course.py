@@ -600,8 +600,8 @@ def _content_chapters(nb: dict) -> list[str]:
     for cell in cells:
         if cell.get("cell_type") == "markdown":
             m = re.search(r"第\s*(\d{1,2})\s*章", _source(cell))
-            if m and f"{int(m.group(1)):02d}" in registry():
-                found.add(f"{int(m.group(1)):02d}")
+            if m and chapter_id(m.group(1)) in registry():
+                found.add(chapter_id(m.group(1)))
                 break
     return sorted(found)
 
