@@ -359,3 +359,10 @@ def test_plausible_distractors_are_wrong_for_the_reason_they_give():
     score, info = seed["compute_bleu"]("猫坐在垫子上", ["猫坐在垫子上"])
     assert score == 0.0 and info["precisions"] == [1.0, 0.0, 0.0, 0.0]
     assert not _wrong("01", "猫坐在垫子上", "整句一个词元").correct
+
+
+def test_ch00_question_3_does_not_give_away_question_2():
+    """Question 2's answer for one reference is BLEU 0 (p_4 = 0/3); question 3 must not say it."""
+    from bleu_lesson.teaching.chapters.ch00 import QUESTIONS
+    prompt = QUESTIONS[2].prompt
+    assert "0.0000" not in prompt and "从 0" not in prompt, prompt
