@@ -564,3 +564,15 @@ def test_6_3_refuses_the_reference_in_disguise(garbage):
                                       "fluent": "a feline rests upon the rug",
                                       "garbage": garbage})
     assert not ok and "参考译文本身" in detail
+
+
+def test_a_wrong_answer_to_an_exercise_without_input_does_not_show_the_answer():
+    """A learner's find: 10.1 (my_tau(), no input) printed "期望 (expected): 0.666…", so a
+    wrong answer learned the right one; a function exercise still shows what it expected."""
+    from bleu_lesson.teaching.exercises import run
+
+    wrong = run("10.1", lambda: 0.5)
+    assert wrong.status == "fail"
+    assert "期望" not in wrong.detail and "0.66" not in wrong.detail and "0.5" in wrong.detail
+    shown = run("4.1", lambda c, r: 1.0)
+    assert shown.status == "fail" and "期望 (expected)" in shown.detail

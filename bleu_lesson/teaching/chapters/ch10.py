@@ -36,8 +36,8 @@ def _judge_tau(case: tuple, got: Any) -> tuple[bool, str]:
     if isinstance(got, bool) or not isinstance(got, numbers.Real):
         kind = "字符串" if isinstance(got, str) else f" {type(got).__name__} "
         return False, f"得到 (got): {_show(got)}：请填数字，不是{kind}（例如写 0.5，不加引号）"
-    expected = _tau_by_hand()
-    return same(expected, got, 5e-4), f"期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
+    # the expected τ is the answer itself: a wrong value is told only that it is wrong
+    return same(_tau_by_hand(), got, 5e-4), f"得到 (got): {_show(got)}：不对 (not the right value)"
 
 
 def _strongest(metric: dict, human: dict) -> tuple[str, str] | None:
