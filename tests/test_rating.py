@@ -156,6 +156,16 @@ def test_panel_saves_and_reports(tmp_path):
     assert "chrF++" in html and "两位以上的评价者" in html
 
 
+@pytest.mark.parametrize("name", ["", "   ", "wang, li"])
+def test_panel_asks_for_a_name_in_chinese_and_writes_nothing(tmp_path, name):
+    """A learner's find: an empty name showed the library's raw English ValueError."""
+    panel = RatingPanel(ITEMS, path=tmp_path / "me.csv")
+    panel.rater.value = name
+    panel.save.click()
+    assert "请填上你的名字" in panel.result.value and "rater must be" not in panel.result.value
+    assert not (tmp_path / "me.csv").exists()
+
+
 def test_panel_asks_before_overwriting_and_pools_a_classmate(tmp_path):
     mate = rating.write_ratings(tmp_path / "mate.csv", "li",
                                 dict(zip([i.item for i in ITEMS], [100, 0, 60, 10, 95, 40],
@@ -180,7 +190,7 @@ def test_panel_asks_before_overwriting_and_pools_a_classmate(tmp_path):
 def test_panel_bad_input_is_a_message_not_a_traceback(tmp_path):
     panel = RatingPanel(ITEMS, path=tmp_path / "me.csv")
     panel.save.click()                      # no name
-    assert "bleu-message" in panel.result.value and "rater" in panel.result.value
+    assert "bleu-message" in panel.result.value and "请填上你的名字" in panel.result.value
     panel.rater.value = "wang"
     panel.pool.value = str(tmp_path / "missing.csv")
     panel.save.click()

@@ -142,9 +142,9 @@ def test_solution_prints_the_authoring_notebooks_answer(course, tmp_path, capsys
     cell = next(source(c) for c in nb["cells"]
                 if BEGIN in source(c) and ex.answer_name in source(c))
     body = "\n".join(solution_blocks(cell)[0].body)
-    text = ws.solution("4.1", course)
+    assert ws.solution("4.1", course) is None  # printed once, not also returned and echoed
+    text = capsys.readouterr().out
     assert body in text and BEGIN not in text and END not in text
-    assert body in capsys.readouterr().out
 
 
 def test_solution_finds_the_course_from_the_workspace(course, tmp_path, monkeypatch, capsys):
@@ -157,7 +157,8 @@ def test_solution_finds_the_course_from_the_workspace(course, tmp_path, monkeypa
             cell["source"] = source(cell).replace(END, "# only in this copy\n" + END, 1)
     path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
     monkeypatch.chdir(room)  # a workspace notebook's kernel runs here
-    assert "# only in this copy" in ws.solution("4.1")
+    ws.solution("4.1")
+    assert "# only in this copy" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("bad", ["9.9", "", "4"])
@@ -222,3 +223,19 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
     learner = course.parent / "jupyter-settings" / "learner"
     assert os.environ["JUPYTER_CONFIG_PATH"] == str(learner)
     assert (room / ws.START_PAGE).exists()
+
+
+def test_the_start_page_opens_unmodified_and_names_the_data_chapters_of_the_registry():
+    """A learner's find: JupyterLab rewrote the start page's thin metadata on opening (shown as
+    modified), and the page said 08-10 need the data where the registry says 09 and 10."""
+    from bleu_lesson.teaching.chapters import registry
+
+    page = ws.start_page([(ch.notebook, ch.title) for ch in registry().values()])
+    meta = page["metadata"]
+    chapter = load(ROOT / "notebooks" / "00_introduction.ipynb")["metadata"]
+    assert meta["kernelspec"] == chapter["kernelspec"]
+    assert {k: v for k, v in meta["language_info"].items()} == {
+        k: v for k, v in chapter["language_info"].items() if k != "version"}
+    text = "".join(c["source"] for c in page["cells"])
+    needs = [ch.id for ch in registry().values() if ch.needs_data]
+    assert f"第 {'、'.join(needs)} 章要用 WMT22 数据" in text and "08–10" not in text

@@ -120,6 +120,8 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
     True
     """
     rows = "\n".join(f"| {name[:2]} | [{title}]({name}) |" for name, title in chapters)
+    needs = [ch.id for ch in registry().values() if ch.needs_data]
+    data_chapters = f"第 {'、'.join(needs)} 章" if needs else "没有哪一章"
     first = chapters[0][0] if chapters else ""
     cells = [
         "# 欢迎来到 BLEU 课程 (Welcome)\n\n"
@@ -132,7 +134,7 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
         f"- 第一次学：从 [{first}]({first}) 开始，按顺序往下读。"
         "每章的最后有“下一章”的链接。\n"
         "- 打开一章后，选菜单 **运行 → 运行所有单元格 (Run All)**，或者从上到下逐个按 "
-        "`Shift+Enter`。第 08–10 章要用 WMT22 数据，没有数据时会说明如何下载 (`make data`)。\n"
+        f"`Shift+Enter`。{data_chapters}要用 WMT22 数据，没有数据时会说明如何下载 (`make data`)。\n"
         "- 每章的“动手实验”是可以拖动、输入的小工具 (explorer)，打开时先显示保存的样子，"
         "运行单元格后才能交互。",
         "## 练习和参考答案 (Exercises and model answers)\n\n"
@@ -153,9 +155,14 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
                    "source": text} for i, text in enumerate(cells)],
         # a kernelspec, or JupyterLab asks the learner to choose a kernel for a page of text
         "metadata": {"bleu_lesson": {"start_page": True},
-                     "kernelspec": {"display_name": "Python 3 (ipykernel)",
+                     # as the chapters have them, so JupyterLab does not rewrite (and mark as
+                     # modified) the page the moment it opens it
+                     "kernelspec": {"display_name": "Python 3 (bleu-lesson)",
                                     "language": "python", "name": "python3"},
-                     "language_info": {"name": "python"}},
+                     "language_info": {"codemirror_mode": {"name": "ipython", "version": 3},
+                                       "file_extension": ".py", "mimetype": "text/x-python",
+                                       "name": "python", "nbconvert_exporter": "python",
+                                       "pygments_lexer": "ipython3"}},
         "nbformat": 4, "nbformat_minor": 5,
     }
 
@@ -271,9 +278,10 @@ def _course_for_answers() -> Path:
     return course_folder()
 
 
-def solution(exercise: str, course: str | Path | None = None) -> str:
-    """Print (and return) the model answer of an exercise (``"3.1"``): the cell of the
-    authoring notebook that holds its solution. For after you have tried."""
+def solution(exercise: str, course: str | Path | None = None) -> None:
+    """Print the model answer of an exercise (``"3.1"``): the cell of the authoring notebook
+    that holds its solution. For after you have tried. Returns None, so a notebook shows the
+    answer once (a returned string was shown a second time)."""
     key = str(exercise).strip()
     if key not in EXERCISES:
         raise ValueError(f"exercise must be one of {', '.join(EXERCISES)}, got {exercise!r}")
@@ -292,9 +300,7 @@ def solution(exercise: str, course: str | Path | None = None) -> str:
         raise ValueError(f"no model answer for exercise {key} in {path}")
     body = "\n\n".join(line for cell in cells for line in [
         "\n".join(x for x in cell.split("\n") if x.strip() not in (BEGIN, END))])
-    text = f"# 练习 {key} 的参考答案 (model answer)：先自己试过再看\n{body}"
-    print(text)
-    return text
+    print(f"# 练习 {key} 的参考答案 (model answer)：先自己试过再看\n{body}")
 
 
 # --- command line ------------------------------------------------------------------------

@@ -332,6 +332,11 @@ class RatingPanel(widgets.VBox):
 
     def submit(self) -> None:
         """Save this rater's sliders, then show the report over the file and the pool."""
+        rater = self.rater.value
+        if not rater.strip() or "," in rater:
+            self.result.value = message_html(
+                "请填上你的名字（不能含逗号）(enter your name, without commas)。")
+            return
         try:
             saved = write_ratings(self.path.value, self.rater.value, self.scores(), self.items,
                                   overwrite=self.overwrite.value)
