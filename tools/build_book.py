@@ -46,6 +46,7 @@ LIVE_NOTE = ("交互实验 (explorer)：下面是本章保存时的画面，控�
 #: A markdown "predict, then run" cell: the expected output after this line is the answer.
 #: (A fence the cell never closes runs to the cell's end, as Markdown renders it.)
 EXPECTED = re.compile(r"预期输出 / Expected output:?\s*\n+```[^\n]*\n(.*?)(?:\n```|\Z)", re.S)
+DETAILS = re.compile(r"<details\b.*?</details>", re.S | re.I)
 #: Where MathJax 2 is inside the jupyter-server-mathjax package.
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full"
 
@@ -166,20 +167,33 @@ def static_explorers(nb: dict) -> int:
 # --- predictions: folded --------------------------------------------------------------
 
 def fold_predictions(nb: dict) -> int:
-    """Fold each "predict, then run" answer: the expected output in the markdown cell into
-    a closed dropdown, and the output of the code cell that follows into ``hide-output``.
-    Returns how many predictions were folded."""
+    """Fold each "predict, then run" answer still in plain view: the expected output in the
+    markdown cell into a closed dropdown, and the output of the code cell that follows into
+    ``hide-output``. An answer the chapter already folds in ``<details>`` after its run cell
+    stays as it is (a closed ``<details>`` is a fold in the page too; converting it nested a
+    dropdown inside a closed block, where no reader could open it). Returns how many
+    predictions were folded here."""
     folded = 0
     cells = nb.get("cells", [])
     for k, cell in enumerate(cells):
         if cell.get("cell_type") != "markdown":
             continue
         source = "".join(cell.get("source", ""))
-        if not EXPECTED.search(source):
+        inside = [m.span() for m in DETAILS.finditer(source)]
+        converted = 0
+
+        def fold(m: re.Match, inside: list[tuple[int, int]] = inside) -> str:
+            nonlocal converted
+            if any(a <= m.start() < b for a, b in inside):
+                return m.group(0)
+            converted += 1
+            return ("\n::::{dropdown} 预期输出 (Expected output)：先写下你的预测，再点开\n"
+                    f"```\n{m.group(1).rstrip(chr(10))}\n```\n::::\n")
+
+        new = EXPECTED.sub(fold, source)
+        if not converted:
             continue
-        cell["source"] = EXPECTED.sub(
-            lambda m: ("\n::::{dropdown} 预期输出 (Expected output)：先写下你的预测，再点开\n"
-                       f"```\n{m.group(1).rstrip(chr(10))}\n```\n::::\n"), source)
+        cell["source"] = new
         folded += 1
         for later in cells[k + 1:]:
             if later.get("cell_type") == "code":

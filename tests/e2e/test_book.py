@@ -197,6 +197,9 @@ def test_chapter_page_renders_offline(browser, site, chapter):
             item = dropdowns.nth(k)
             assert item.evaluate("d => d.open") is False
             assert not item.locator("pre").first.is_visible()
+        folds = page.locator("article details:not(.sd-dropdown)")  # the chapters' own folds
+        for k in range(folds.count()):
+            assert folds.nth(k).evaluate("d => d.open") is False
         if dropdowns.count():
             first = dropdowns.first
             first.locator("summary").click()
