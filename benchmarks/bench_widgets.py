@@ -19,6 +19,10 @@ import random
 import statistics
 import time
 
+from _wmt22 import add_data_argument, find_wmt22
+
+from bleu_lesson.analysis.metric_cache import system_tables
+from bleu_lesson.data.datasets import DatasetNotFoundError, load_wmt22, load_wmt22_human
 from bleu_lesson.teaching.widgets import AgreementExplorer, BleuExplorer, render_bleu
 
 WORDS = ("the a cat dog sat on mat is was there here and of to in it that with for "
@@ -32,6 +36,7 @@ def sentence(rng: random.Random, n: int = 30) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200)
+    add_data_argument(parser)
     args = parser.parse_args()
     rng = random.Random(1)
     refs = [sentence(rng) for _ in range(3)]
@@ -53,24 +58,19 @@ def main() -> int:
         q = statistics.quantiles(ms, n=20)
         print(f"{label:20} median {statistics.median(ms):.3f} ms, p95 {q[-1]:.3f} ms "
               f"({len(ms)} updates, 3 references of 30 words)")
-    agreement(max(3, args.repeat // 20))
+    agreement(max(3, args.repeat // 20), args.data)
     return 0
 
 
-def agreement(repeat: int) -> None:
-    """Time AgreementExplorer's metric changes on the WMT22 zh-en tables, if the data is here."""
-    from bleu_lesson.analysis.metric_cache import system_tables
-    from bleu_lesson.data.datasets import (
-        DatasetNotFoundError,
-        get_data_hint,
-        load_wmt22,
-        load_wmt22_human,
-    )
-
+def agreement(repeat: int, data: str | None) -> None:
+    """Time AgreementExplorer's metric changes on the WMT22 zh-en tables, if the data is here
+    (found as every benchmark finds it; never downloaded)."""
     try:
-        corpus, human = load_wmt22("zh-en"), load_wmt22_human("zh-en")
-    except (DatasetNotFoundError, OSError, ValueError):
-        print(f"{'AgreementExplorer':20} skipped: no WMT22 data ({get_data_hint()})")
+        folder = find_wmt22(data)
+        corpus = load_wmt22("zh-en", folder, download=False)
+        human = load_wmt22_human("zh-en", folder)
+    except (DatasetNotFoundError, OSError, ValueError) as exc:
+        print(f"{'AgreementExplorer':20} skipped: no WMT22 data ({str(exc).splitlines()[0]})")
         return
     explorer = AgreementExplorer(system_tables(corpus), human.z())
     ms = []

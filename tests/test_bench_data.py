@@ -96,7 +96,7 @@ def test_every_benchmark_uses_the_one_helper(script):
     text = script.read_text(encoding="utf-8")
     assert not _READS_VARIABLE.search(text), "reads BLEU_LESSON_WMT22_DIR itself"
     if "--data" in text or "load_wmt22" in text:
-        assert re.search(r"^from _wmt22 import .*wmt22_folder", text, re.M), \
+        assert re.search(r"^from _wmt22 import .*(wmt22_folder|find_wmt22)", text, re.M), \
             "takes WMT22 data without benchmarks/_wmt22.py"
 
 
