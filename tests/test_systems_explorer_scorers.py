@@ -16,7 +16,7 @@ from bleu_lesson.data.datasets import TOY_CORPUS  # noqa: E402
 
 
 def _built(monkeypatch) -> list:
-    """Every BleuScorer made from now on (render_systems imports it when it runs)."""
+    """Every BleuScorer the widgets make from now on (the module imports it at its top)."""
     made = []
 
     class Counting(bleu.BleuScorer):
@@ -24,7 +24,7 @@ def _built(monkeypatch) -> list:
             made.append(args)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(bleu, "BleuScorer", Counting)
+    monkeypatch.setattr(widgets, "BleuScorer", Counting)
     return made
 
 
