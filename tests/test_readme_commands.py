@@ -43,6 +43,10 @@ TIMEOUT = 180  # s, per command
 # matching none is run as written.
 POLICY: list[tuple[str, str, str]] = [
     (r"^make (lab|lab-student)\b", "serve", ""),
+    (r"^python -m bleu_lesson\.grading\.workspace --lab\b", "elsewhere",
+     "is the pip route's `make lab`: it needs the `pip install .` before it; `make lab` runs "
+     "the same command with the venv's python and is served above, and "
+     "tests/test_workspace.py checks the JupyterLab command it starts"),
     (r"^make e2e\b", "elsewhere", "is the browser tests, tests/e2e/, which `make test` runs"),
     (r"^make test\b", "elsewhere", "runs the whole test suite, which this test is part of; "
                                    "CI runs `make test` (.ci/run)"),

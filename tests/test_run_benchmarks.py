@@ -112,7 +112,10 @@ def test_a_bad_data_option_is_a_usage_error(tmp_path):
 
 
 def test_make_bench_passes_args():
-    proc = subprocess.run(["make", "-n", "bench", "ARGS=--data /somewhere"], cwd=ROOT,
+    # --no-print-directory: under CI's own `make test` a nested make prints "Entering/Leaving
+    # directory" lines around its recipe
+    proc = subprocess.run(["make", "-n", "--no-print-directory", "bench",
+                           "ARGS=--data /somewhere"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip().splitlines()[-1].endswith(
         "tools/run_benchmarks.py --data /somewhere"), proc.stdout
