@@ -23,7 +23,6 @@ import math
 import random
 import re
 import statistics
-import string
 from collections import Counter
 from pathlib import Path
 
@@ -37,10 +36,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # --- right answers, written as a learner would --------------------------------------------
-
-def right_tokenize(text):
-    return text.lower().split()
-
 
 def right_ngrams(tokens, n):
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
@@ -155,7 +150,7 @@ def right_strongest(metric, human):
     return best
 
 
-RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
+RIGHT = {"3.1": right_clipped, "4.1": right_bp,
          "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
          "8.1": right_per_segment, "9.1": right_half_width, "10.2": right_accuracy,
          "10.3": right_strongest}
@@ -180,10 +175,6 @@ ASCII_WS = re.compile(r"[ \t\n\r\f\v]+")
 
 def ascii_split(text):
     return [t for t in ASCII_WS.split(text) if t]
-
-
-def ascii_lower(text):
-    return "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in text)
 
 
 def from_below(c, lens):  # the largest length not above c (else the shortest)
@@ -275,34 +266,6 @@ def strongest_with(key, order="human", discordant=lambda dm, dh: dm * dh < 0):
 
 
 WRONG = {
-    "1.1": {
-        "no lowercasing": lambda text: text.split(),
-        "split on ' '": lambda text: text.lower().split(" "),
-        "split on ' ', drop empties": lambda text: [t for t in text.lower().split(" ") if t],
-        "ASCII whitespace only": lambda text: ascii_split(text.lower()),
-        "string.whitespace only": lambda text: [t for t in re.split(
-            "[" + re.escape(string.whitespace) + "]+", text.lower()) if t],
-        "re.split keeps empty ends": lambda text: re.split(r"\s+", text.lower()),
-        "casefold": lambda text: text.casefold().split(),
-        "ASCII-only lowercasing": lambda text: ascii_lower(text).split(),
-        "13a-like punctuation split": lambda text: re.findall(r"\w+|[^\w\s]", text.lower()),
-        "deduplicated": lambda text: list(dict.fromkeys(text.lower().split())),
-        "right only on the shown inputs": only_shown("1.1", lambda t: ascii_split(t.lower())),
-    },
-    "2.1": {
-        "deduplicated (dict order)": lambda t, n: list(dict.fromkeys(right_ngrams(t, n))),
-        "deduplicated (sorted set)": lambda t, n: sorted(set(right_ngrams(t, n))),
-        "lists, not tuples": lambda t, n: [list(t[i:i + n]) for i in range(len(t) - n + 1)],
-        "strings, not tuples": lambda t, n: [" ".join(t[i:i + n])
-                                             for i in range(len(t) - n + 1)],
-        "one too few": lambda t, n: [tuple(t[i:i + n]) for i in range(len(t) - n)],
-        "short tails kept": lambda t, n: [tuple(t[i:i + n]) for i in range(len(t))],
-        "whole sentence when n > L": lambda t, n: (right_ngrams(t, n) if n <= len(t)
-                                                   else [tuple(t)]),
-        "sorted": lambda t, n: sorted(right_ngrams(t, n)),
-        "right only on the shown inputs": only_shown(
-            "2.1", lambda t, n: list(dict.fromkeys(right_ngrams(t, n)))),
-    },
     "3.1": {
         "sum over references": lambda c, refs, n: _clip(c, refs, n, "sum"),
         "min over references": lambda c, refs, n: _clip(c, refs, n, "min"),
@@ -528,8 +491,6 @@ def test_hidden_cases_cover_the_domain():
     """The boxes the issue found are gone: long inputs, large lengths, Unicode space, ties."""
     rng = random.Random(1)
     ex = exercises.EXERCISES
-    assert any("\u3000" in c[0] for c in ex["1.1"].hidden_cases(rng))
-    assert any(len(c[0]) >= 200 for c in ex["2.1"].hidden_cases(rng))
     assert any(c[0] > 30 and c[1] > 30 for c in ex["4.1"].hidden_cases(rng))
     assert any(len(c[1]) >= 4 and c[0] > 100 for c in ex["4.2"].hidden_cases(rng))
     assert any(len(c[0]) == 0 for c in ex["6.1"].hidden_cases(rng))

@@ -12,10 +12,6 @@ from bleu_lesson.teaching import exercises
 # Right answers written independently of the library (as a learner would).
 
 
-def right_tokenize(text):
-    return text.lower().split()
-
-
 def right_ngrams(tokens, n):
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
@@ -86,8 +82,13 @@ EXTREMES = {"reference": "The meeting was postponed because the chairman fell il
             "fluent": "They delayed the session since the president got sick.",
             "garbage": "The meeting was postponed because the chairman the chairman fell ill."}
 FORENSICS = {"knob": "case", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp"}
+# 1.1 by hand: seed 2/2 vs 13a 1/2 ("The" != "the"); 13a 2/3 vs seed 1/2 ("cat." != "cat");
+# char 1/2 (the "1" matches, "0" does not) vs zh 0/1 ("10" != "11")
+TOKENIZER_PAIRS = {"seed_beats_13a": ("The cat", "the cat"),
+                   "13a_beats_seed": ("a cat.", "a cat"), "char_beats_zh": ("10", "11")}
 
-RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
+RIGHT = {"1.1": lambda: TOKENIZER_PAIRS, "2.1": lambda: "x y z x y z x y",
+         "3.1": right_clipped, "4.1": right_bp,
          "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
          "8.1": right_per_segment, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
@@ -98,8 +99,8 @@ from test_ch10_exercises import right_accuracy, right_strongest  # noqa: E402
 RIGHT.update({"10.2": right_accuracy, "10.3": right_strongest})
 VALUE_EXERCISES = {"10.1"}  # no RIGHT/WRONG entry here: see test_ch10_exercises.py
 WRONG = {
-    "1.1": lambda text: text.split(),                       # forgets lowercasing
-    "2.1": lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)],
+    "1.1": lambda: {**TOKENIZER_PAIRS, "char_beats_zh": ("猫坐着", "猫站着")},  # a tie, 2/3
+    "2.1": lambda: "x y z x y z x y z",                     # counts L - n: 9 tokens
     "3.1": lambda c, refs, n: (len(right_ngrams(c, n)), len(right_ngrams(c, n))),  # no clipping
     "4.1": lambda c, r: math.exp(1 - r / c) if c else 0.0,  # penalises long candidates too
     "4.2": lambda c, lens: min(lens, key=lambda r: abs(r - c)),  # ties -> first listed
@@ -208,11 +209,10 @@ def test_bool_is_not_accepted_for_a_number(capsys):
 
 # --- the checker bugs of #13 -------------------------------------------------------------
 
-def test_2_1_requires_tuples(capsys):
-    exercises.check("2.1", lambda tokens, n: [tokens[i:i + n]
-                                              for i in range(len(tokens) - n + 1)])
+def test_2_1_requires_a_string(capsys):
+    exercises.check("2.1", lambda: "x y z x y z x y".split())
     out = capsys.readouterr().out
-    assert "未通过" in out and "tuple" in out  # the hint names the type
+    assert "未通过" in out and "字符串" in out  # the detail names the type
 
 
 def _bleu_by(count, closest):

@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
-import random
+from fractions import Fraction
+from typing import Any
 
+from bleu_lesson.core.seed import count_clipped_ngrams
 from bleu_lesson.core.seed import tokenize as seed_tokenize
-from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.core.tokenizers import tokenize
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -19,45 +22,75 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('TokenizerExplorer',)
 
 
-_WORDS = ("The", "cat", "MAT", "is", "on", "猫", "垫子", "Hello,", "world!", "a", "Straße",
-          "ÉTÉ", "ΣΟΦΙΑ", "mat.")
-_ASCII_SPACES = (" ", "  ", "\t", "\n", " \t ", "\r\n", "\x0b", "\x0c")
-# whitespace to str.split() (and to Chinese text) that an ASCII-only split keeps inside a token
-_UNICODE_SPACES = ("\u3000", "\u00a0", "\u2003", "\u2009", "\u202f", "\x85", "\u2028", "\x1c")
+# 1.1 is a construction: the learner builds three (candidate, reference) pairs whose
+# unigram precision orders two tokenizers one way; a function of no arguments returning
+# plain data, so a student copy's stub is "not done". The judge is trusted code.
+
+#: part of the answer -> (the tokenizer that must score higher, the other one)
+PAIRS = {"seed_beats_13a": ("seed", "13a"), "13a_beats_seed": ("13a", "seed"),
+         "char_beats_zh": ("char", "zh")}
+
+#: the pairs the chapter itself works through, per part (either order, any spacing/case)
+_SHOWN = {
+    "seed_beats_13a": ("The cat is on the mat", "the cat is on the mat"),
+    "13a_beats_seed": ("The cat is on the mat", "The cat is on the mat."),
+    "char_beats_zh": ("我在2022年读了BLEU论文。", "我在2021年读了BLEU论文。"),
+}
 
 
-def _text(rng: random.Random, words: list[str], spaces: tuple[str, ...]) -> str:
-    return "".join(w + rng.choice(spaces) for w in words[:-1]) + (words[-1] if words else "")
+def _tokens(name: str, text: str) -> list[str]:
+    return seed_tokenize(text) if name == "seed" else tokenize(text, name)
 
 
-def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds each kind of input a wrong rule gets wrong: empty or blank text,
-    one token, words split by the full-width space U+3000 and by other Unicode whitespace,
-    upper case outside ASCII (and ß, which casefold() changes), leading and trailing
-    whitespace, repeated words, and a few hundred tokens."""
-    def words(k: int) -> list[str]:
-        return [rng.choice(_WORDS) for _ in range(k)]
-    both = _ASCII_SPACES + _UNICODE_SPACES
-    cases = [
-        (rng.choice(("", " ", "\u3000", "\t\n")),),
-        (rng.choice(both) + rng.choice(("Cat", "ÉTÉ", "Straße")) + rng.choice(both),),
-        ("\u3000".join(words(rng.randint(3, 6)) + ["猫"]),),
-        (_text(rng, words(rng.randint(2, 5)) + ["Straße", "ΣΟΦΙΑ"], _UNICODE_SPACES),),
-        ("  " + _text(rng, words(rng.randint(2, 5)) + ["The", "the"], (" ", "  ")) + " \t",),
-        (_text(rng, words(rng.randint(200, 400)), both),),
-    ]
-    for _ in range(2):
-        cases.append((rng.choice(("", " ")) + _text(rng, words(rng.randint(0, 9)), both)
-                      + rng.choice(("", " ", "\u3000")),))
-    return cases
+def unigram_precision(name: str, candidate: str, reference: str) -> Fraction:
+    """Clipped unigram matches over candidate tokens under tokenizer ``name``
+    (``"seed"`` or a name in ``TOKENIZERS``), as an exact fraction.
+
+    >>> str(unigram_precision("seed", "The cat sat.", "the cat sat"))
+    '2/3'
+    """
+    cand, ref = _tokens(name, candidate), _tokens(name, reference)
+    matched, total = count_clipped_ngrams(cand, [ref], 1)
+    return Fraction(matched, total) if total else Fraction(0)
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+
+
+def _judge_pairs(case: tuple, got: Any) -> tuple[bool, str]:
+    """Each part's pair scores strictly higher unigram precision under its first tokenizer."""
+    if not (isinstance(got, dict) and set(got) == set(PAIRS)):
+        return False, f"{_show(got)}：不是以 {', '.join(PAIRS)} 为键的 dict"
+    for part, pair in got.items():
+        if not (isinstance(pair, tuple | list) and len(pair) == 2
+                and all(isinstance(t, str) and t.strip() for t in pair)):
+            return False, f"{part}: {_show(pair)}：不是 (candidate, reference) 两个非空字符串"
+    lines, ok = [], True
+    for part, (better, other) in PAIRS.items():
+        cand, ref = got[part]
+        shown = _SHOWN[part]
+        if {(_same_text(cand, shown[0]) and _same_text(ref, shown[1])),
+                (_same_text(cand, shown[1]) and _same_text(ref, shown[0]))} != {False}:
+            lines.append(f"{part}: 这是本章正文里的例子 (the chapter's own example)，"
+                         "请自己构造一个 (build your own)")
+            ok = False
+            continue
+        hi, lo = unigram_precision(better, cand, ref), unigram_precision(other, cand, ref)
+        lines.append(f"{part}: {better} p_1 = {hi}, {other} p_1 = {lo}"
+                     + ("" if hi > lo else f"（{better} 没有更高 / not higher）"))
+        ok = ok and hi > lo
+    return ok, "\n  ".join(lines)
 
 
 EXERCISES = (
-    Exercise("1.1", "种子分词器 my_tokenize", seed_tokenize, (
-        ("The cat is on the mat",), ("  Hello,   World!  ",), ("",), ("猫 在 垫子 上",),
-        ("A\tB\nc",),
-    ), hint="先转小写，再按任意空白切分 (lowercase, then split on any whitespace).",
-        forbidden=("bleu_lesson.core.seed.tokenize",), generate=_hidden),
+    Exercise("1.1", "造句比较分词器 my_tokenizer_pairs", None, ((),), judge=_judge_pairs,
+             extra={"expect": "返回 dict：seed_beats_13a、13a_beats_seed、char_beats_zh 各是一对 "
+                              "(candidate, reference)，在前一个分词器下的 1 元语法精确率"
+                              "严格高于后一个；不能是正文里的例子"},
+             hint="想想每个分词器的两条规则：种子 = 转小写 + 按空白切分；13a 切开 ASCII 标点、"
+                  "区分大小写；char 切开每个字符，zh 只切开汉字。",
+             ),
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -5,10 +5,11 @@
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 from bleu_lesson.core.ngrams import ngrams
-from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.core.seed import tokenize as seed_tokenize
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -19,34 +20,39 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('NgramExplorer',)
 
 
-_VOCAB = ("the", "cat", "is", "on", "mat", "a", "猫", "The")
+# 2.1 is a construction: a sentence whose n-gram counts match a table. A function of no
+# arguments returning a string, so a student copy's stub is "not done"; the judge is trusted.
+
+#: n -> (total n-grams, distinct n-grams) the learner's sentence must have (seed tokenizer)
+TARGET = {1: (8, 3), 2: (7, 3), 3: (6, 3), 4: (5, 3)}
 
 
-def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds: no tokens, one token (n = 1 and n = 2), n equal to the length and
-    one more, repeated n-grams (for n = 1 and n = 2), and a few hundred tokens."""
-    def tokens(k: int) -> list[str]:
-        return [rng.choice(_VOCAB) for _ in range(k)]
-    word = rng.choice(_VOCAB)
-    k = rng.randint(2, 6)
-    cases: list[tuple] = [
-        ([], rng.randint(1, 4)), ([word], 1), ([word], 2), (tokens(k), k), (tokens(k), k + 1),
-        ([word, word, word] + tokens(2) + [word, word], 1),
-        ([word, "cat"] * rng.randint(2, 4) + tokens(1), 2),
-        (tokens(rng.randint(200, 400)), rng.randint(1, 6)),
-    ]
-    cases += [(tokens(rng.randint(0, 9)), rng.randint(1, 5)) for _ in range(2)]
-    return cases
+def counts_table(text: str) -> dict[int, tuple[int, int]]:
+    """n -> (total, distinct) n-grams of ``text`` under the seed tokenizer, n = 1..4.
+
+    >>> counts_table("the cat the cat")
+    {1: (4, 2), 2: (3, 2), 3: (2, 2), 4: (1, 1)}
+    """
+    tokens = seed_tokenize(text)
+    return {n: (len(grams), len(set(grams))) for n in TARGET
+            for grams in [ngrams(tokens, n)]}
+
+
+def _judge_sentence(case: tuple, got: Any) -> tuple[bool, str]:
+    """The sentence's (total, distinct) n-gram counts are TARGET's for n = 1..4."""
+    if not (isinstance(got, str) and got.strip()):
+        return False, f"{_show(got)}：不是一个非空字符串 (a non-empty string)"
+    table = counts_table(got)
+    shown = "; ".join(f"n = {n}: {t} 个, {d} 种" for n, (t, d) in table.items())
+    return table == TARGET, f"{len(seed_tokenize(got))} 个词元 (tokens); {shown}"
 
 
 EXERCISES = (
-    Exercise("2.1", "n 元语法 my_ngrams", ngrams, (
-        (["the", "cat", "is", "on"], 2), (["the", "cat", "is", "on"], 1),
-        (["the", "cat", "is", "on"], 4), (["the", "cat"], 3), ([], 1),
-    ), hint="长度为 L 的句子有 max(L - n + 1, 0) 个 n 元语法；每个 n 元语法是一个 tuple "
-            "(元组)，不是 list：tuple(tokens[i:i + n])。",
-        forbidden=("bleu_lesson.core.ngrams.ngrams", "bleu_lesson.core.seed.get_ngrams"),
-        generate=_hidden),
+    Exercise("2.1", "由计数反推句子 my_sentence", None, ((),), judge=_judge_sentence,
+             extra={"expect": "返回一个字符串：按种子的方式分词后，n = 1, 2, 3, 4 时 n 元语法"
+                              "的总个数是 8, 7, 6, 5，不同的种数都是 3"},
+             hint="总个数只取决于句子长度 L；要让每一阶都只有 3 种，后面的词就要重复"
+                  "前面出现过的词串。"),
 )
 
 QUESTIONS: tuple[Question, ...] = (
