@@ -133,13 +133,13 @@ def submissions(tmp_path_factory):
     subs = {
         "right": _variant(tmp, "right", lambda nb: None),
         "wrong": _variant(tmp, "wrong", lambda nb: _replace_solution(
-            nb, "return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n)]")),
+            nb, "return 'x y z x y z x y z'")),  # 9 tokens: 9, 8, 7, 6 n-grams
         "crash": _variant(tmp, "crash", lambda nb: _replace_solution(nb, "return 1 / 0")),
         "hang": _variant(tmp, "hang", lambda nb: _replace_solution(
             nb, "while True:\n        pass")),
         "no_check_cell": _variant(tmp, "no_check_cell",
                                   lambda nb: _drop_cells(nb, 'check("2.1"')),
-        "no_answer": _variant(tmp, "no_answer", lambda nb: _drop_cells(nb, "def my_ngrams")),
+        "no_answer": _variant(tmp, "no_answer", lambda nb: _drop_cells(nb, "def my_sentence")),
         "raises_at_top": _variant(tmp, "raises_at_top", lambda nb: nb["cells"].insert(
             3, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
                 "source": "raise RuntimeError('oops')"})),

@@ -133,10 +133,10 @@ def test_student_keeps_a_same_named_file_that_is_not_a_student_copy(room, capsys
 def test_student_overwrites_its_own_earlier_copies(room, capsys):
     assert main(["student", "notebooks/02_ngrams.ipynb", "--out", "student"]) == 0
     copy_ = room / "student" / "02_ngrams.ipynb"
-    copy_.write_text(copy_.read_text(encoding="utf-8").replace("my_ngrams", "my_ngramz"),
+    copy_.write_text(copy_.read_text(encoding="utf-8").replace("my_sentence", "my_sentencz"),
                      encoding="utf-8")
     assert main(["student", "notebooks/02_ngrams.ipynb", "--out", "student"]) == 0
-    assert "my_ngramz" not in copy_.read_text(encoding="utf-8")
+    assert "my_sentencz" not in copy_.read_text(encoding="utf-8")
     capsys.readouterr()
 
 
