@@ -150,8 +150,8 @@ def right_strongest(metric, human):
     return best
 
 
-RIGHT = {"3.1": right_clipped, "4.1": right_bp,
-         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
+RIGHT = {"4.1": right_bp,
+         "4.2": right_closest, "6.1": right_bleu, "7.1": right_corpus,
          "8.1": right_per_segment, "9.1": right_half_width, "10.2": right_accuracy,
          "10.3": right_strongest}
 
@@ -266,21 +266,6 @@ def strongest_with(key, order="human", discordant=lambda dm, dh: dm * dh < 0):
 
 
 WRONG = {
-    "3.1": {
-        "sum over references": lambda c, refs, n: _clip(c, refs, n, "sum"),
-        "min over references": lambda c, refs, n: _clip(c, refs, n, "min"),
-        "first reference only": lambda c, refs, n: _clip(c, refs, n, "first"),
-        "last reference only": lambda c, refs, n: _clip(c, refs[-1:], n),
-        "no clipping": lambda c, refs, n: _clip(c, refs, n, "none"),
-        "distinct n-grams": lambda c, refs, n: (
-            sum(1 for g in set(right_ngrams(c, n)) if any(g in right_ngrams(r, n) for r in refs)),
-            len(set(right_ngrams(c, n)))),
-        "total = tokens": lambda c, refs, n: (_clip(c, refs, n)[0], len(c)),
-        "orders 1..n pooled": lambda c, refs, n: tuple(map(sum, zip(*(
-            _clip(c, refs, k) for k in range(1, n + 1))))),
-        "right only on the shown inputs": only_shown(
-            "3.1", lambda c, refs, n: _clip(c, refs, n, "sum")),
-    },
     "4.1": {
         "no cap at 1": lambda c, r: math.exp(1 - r / c) if c else 0.0,
         "c / r swapped": lambda c, r: 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - c / r)),
@@ -307,21 +292,6 @@ WRONG = {
         "right only inside c <= 20": lambda c, lens: right_closest(c, lens) if c <= 20
         else lens[0],
         "right only on the shown inputs": only_shown("4.2", tie_first),
-    },
-    "5.1": {
-        "arithmetic mean": lambda ps, ws: sum(p * w for p, w in zip(ps, ws)),
-        "unweighted geometric mean": lambda ps, ws: (0.0 if 0.0 in ps else
-                                                     math.prod(ps) ** (1 / len(ps))),
-        "renormalised weights": lambda ps, ws: right_geo(ps, [w / sum(ws) for w in ws]),
-        "any zero gives 0": lambda ps, ws: 0.0 if 0.0 in ps else right_geo(ps, ws),
-        "zeros skipped (effective order)": lambda ps, ws: right_geo(
-            [p for p in ps if p > 0], [w for p, w in zip(ps, ws) if p > 0]),
-        "zeros floored at 0.1": lambda ps, ws: right_geo([p or 0.1 for p in ps], ws),
-        "NLTK method0 (tiny for 0)": lambda ps, ws: right_geo(
-            [p or 2.2250738585072014e-308 for p in ps], ws),
-        "rounded to 4 places": lambda ps, ws: round(right_geo(ps, ws), 4),
-        "right only on the shown inputs": only_shown(
-            "5.1", lambda ps, ws: right_geo(ps, [w / sum(ws) for w in ws])),
     },
     "6.1": {
         "shortest reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: min(ls)),

@@ -87,12 +87,15 @@ FORENSICS = {"knob": "case", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth
 TOKENIZER_PAIRS = {"seed_beats_13a": ("The cat", "the cat"),
                    "13a_beats_seed": ("a cat.", "a cat"), "char_beats_zh": ("10", "11")}
 
-RIGHT = {"1.1": lambda: TOKENIZER_PAIRS, "2.1": lambda: "x y z x y z x y",
-         "3.1": right_clipped, "4.1": right_bp,
-         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
+RIGHT = {"1.1": lambda: TOKENIZER_PAIRS, "2.1": lambda: "x y z x y z x y", "4.1": right_bp,
+         "4.2": right_closest, "6.1": right_bleu, "7.1": right_corpus,
          "8.1": right_per_segment, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
-         "9.2": lambda: {"AISP-SJTU", "Online-G"}}
+         "9.2": lambda: {"AISP-SJTU", "Online-G"},
+         # 3.1 by hand: "the" and "cat" occur at most once in any one reference, so 2 of 7
+         # count; 5.1: arithmetic 0.7525 > 0.6, geometric 0.01 ** 0.25 = 0.3162 < 0.6
+         "3.1": lambda: "the the the cat cat cat cat",
+         "5.1": lambda: ([1.0, 1.0, 1.0, 0.01], [0.6, 0.6, 0.6, 0.6])}
 # chapter 10 (10.1, a function of no arguments returning a number, is in test_ch10_exercises.py)
 from test_ch10_exercises import right_accuracy, right_strongest  # noqa: E402
 
@@ -101,10 +104,10 @@ VALUE_EXERCISES = {"10.1"}  # no RIGHT/WRONG entry here: see test_ch10_exercises
 WRONG = {
     "1.1": lambda: {**TOKENIZER_PAIRS, "char_beats_zh": ("猫坐着", "猫站着")},  # a tie, 2/3
     "2.1": lambda: "x y z x y z x y z",                     # counts L - n: 9 tokens
-    "3.1": lambda c, refs, n: (len(right_ngrams(c, n)), len(right_ngrams(c, n))),  # no clipping
+    "3.1": lambda: "the the the the the the the",        # Papineni's: "the" counts once here
     "4.1": lambda c, r: math.exp(1 - r / c) if c else 0.0,  # penalises long candidates too
     "4.2": lambda c, lens: min(lens, key=lambda r: abs(r - c)),  # ties -> first listed
-    "5.1": lambda ps, ws: sum(p * w for p, w in zip(ps, ws)),   # arithmetic mean
+    "5.1": lambda: ([0.6] * 4, [1.0, 1.0, 1.0, 0.01]),  # A and B swapped
     "6.1": lambda c, refs: 0.5,
     "7.1": mean_of_sentences,
     "8.1": lambda streams: streams,                      # keeps sacrebleu's layout

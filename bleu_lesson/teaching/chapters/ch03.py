@@ -5,13 +5,15 @@
 
 from __future__ import annotations
 
-import random
+from fractions import Fraction
+from typing import Any
 
 from bleu_lesson.core.clipping import clipped_counts
-from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
-__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
+__all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS",
+           "PUZZLE_REFERENCES"]
 
 NOTEBOOK = "03_clipped_counts.ipynb"
 TITLE = "截断计数与多参考 (Clipped counts and multiple references)"
@@ -19,50 +21,33 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('ClippingExplorer',)
 
 
-_SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
+#: the references of exercise 3.1 (lowercase, split on spaces): "a" occurs once in the
+#: first and twice in the second, so the maximum (2), the sum (3), the minimum and the first
+#: reference (1) each give it another cap; "the" is only in the first
+PUZZLE_REFERENCES = ("a cat is on the mat", "there is a cat on a mat")
 
 
-def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds: a word the candidate repeats 7 times while three references hold it
-    1, 3 and 2 times (max 3, sum 6, min 1, first 1, last 2: each rule gives its own count),
-    the same for a repeated bigram, n-grams no reference has, an empty candidate, a
-    candidate shorter than n, and a candidate of a few hundred tokens."""
-    def sentence(k: int) -> list[str]:
-        return [rng.choice("abcd") for _ in range(k)]
-    w = rng.choice(("the", "猫", "x"))
-    def with_w(k: int, others: int) -> list[str]:
-        out = [w] * k + sentence(others)
-        rng.shuffle(out)
-        return out
-    refs = [with_w(1, rng.randint(1, 4)), with_w(3, rng.randint(0, 4)), with_w(2, 2)]
-    pair = ["x", "y"]
-    bigram_refs = [pair + sentence(2), pair * 3 + ["z"], pair * 2]
-    cases: list[tuple] = [
-        (with_w(7, rng.randint(0, 5)), refs, 1),
-        (pair * 7 + sentence(rng.randint(0, 3)), bigram_refs, 2),
-        (["q"] + sentence(rng.randint(3, 6)) + ["q", "r"], [sentence(5), sentence(4)], 1),
-        ([], [sentence(rng.randint(1, 5))], rng.randint(1, 4)),
-        (sentence(2), [sentence(4)], 3),
-        (sentence(rng.randint(200, 400)), [sentence(rng.randint(150, 300)) for _ in range(3)],
-         rng.randint(1, 4)),
-    ]
-    cases += [(sentence(rng.randint(1, 9)), [sentence(rng.randint(1, 9))
-                                             for _ in range(rng.randint(1, 3))],
-               rng.randint(1, 4)) for _ in range(3)]
-    return cases
+def _judge_two_sevenths(case: tuple, got: Any) -> tuple[bool, str]:
+    """Every token of the candidate occurs in some reference (unclipped unigram precision
+    1), and its clipped unigram precision is exactly 2/7."""
+    if not (isinstance(got, str) and got.split()):
+        return False, f"{_show(got)}：不是非空的字符串 (not a non-empty string)"
+    cand = got.lower().split()
+    refs = [r.split() for r in PUZZLE_REFERENCES]
+    seen = {token for ref in refs for token in ref}
+    plain = sum(token in seen for token in cand)
+    matches, total = clipped_counts(cand, refs, 1)
+    ok = plain == total and Fraction(matches, total) == Fraction(2, 7)
+    return ok, f"{_show(got)}：朴素精确率 {plain}/{total}，截断后 p_1 = {matches}/{total}"
 
 
 EXERCISES = (
-    Exercise("3.1", "截断计数 my_clipped_count", clipped_counts, (
-        ("the the the the the the the".split(),
-         ["the cat is on the mat".split(), "there is a cat on the mat".split()], 1),
-        ("the cat is on the mat".split(), ["the cat is sitting on the mat".split()], 2),
-        ("the cat is on the mat".split(), [r.lower().split() for r in _SEED_REFS], 4),
-        ("a a b".split(), [["a", "b"], ["a", "a"]], 1),
-        (["a"], [["b"]], 2),
-    ), hint="每个 n 元语法的计数不能超过它在任何一条参考译文中出现的最大次数。",
-        forbidden=("bleu_lesson.core.clipping.clipped_counts", "bleu_lesson.core.seed.count_clipped_ngrams"),
-        generate=_hidden, building_blocks=("ngrams",)),
+    Exercise("3.1", "构造截断的例子 my_two_sevenths", None, ((),), judge=_judge_two_sevenths,
+             extra={"expect": "返回一条候选（字符串）：每个词元都在某条参考里出现过（朴素精确率 = 1），"
+                              "截断后的 1 元语法精确率恰好是 2/7"},
+             hint="先数一数：每个词在哪一条参考里出现得最多、最多几次？截断上限取各参考中的最大值，"
+                  "不是求和，也不只看第一条参考。",
+             building_blocks=("ngrams", "clipping")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

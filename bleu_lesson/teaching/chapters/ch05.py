@@ -5,10 +5,11 @@
 
 from __future__ import annotations
 
-import random
+import math
+from typing import Any
 
 from bleu_lesson.core.bleu import geometric_mean
-from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -19,37 +20,35 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('GeometricMeanExplorer',)
 
 
-def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds: unequal weights that do not sum to 1 (renormalising changes the
-    result), a zero precision with weight 0 (ignored) and one with a positive weight (the
-    mean is 0), one order, and eight orders."""
-    def p() -> float:
-        return round(rng.uniform(0.05, 0.95), 4)
-    cases: list[tuple] = [
-        ([p(), p(), p()], [0.5, 0.25, 0.125]),
-        ([p(), 0.0, p()], [0.5, 0.0, 0.5]),
-        ([p(), p(), 0.0, p()], [0.25] * 4),
-        ([p()], [1.0]),
-        ([p() for _ in range(8)], [rng.choice((0.1, 0.2, 0.05)) for _ in range(8)]),
-        ([p(), p(), p(), p()], [0.4, 0.3, 0.2, 0.1]),
-    ]
-    for _ in range(3):
-        k = rng.randint(1, 4)
-        ps = [rng.choice((0.0, p(), 1.0)) for _ in range(k)]
-        ws = [rng.choice((0.0, 0.25, 0.5, 1 / k)) for _ in range(k)]
-        if not any(ws):
-            ws[0] = 1.0
-        cases.append((ps, ws))
-    return cases
+def _means(ps: Any) -> tuple[float, float]:
+    """(arithmetic mean, geometric mean with uniform weights) of four precisions."""
+    return math.fsum(ps) / 4, geometric_mean(list(ps), [0.25] * 4)
+
+
+def _four_precisions(value: Any) -> bool:
+    return (isinstance(value, (list, tuple)) and len(value) == 4
+            and all(type(p) in (int, float) and 0 < p <= 1 for p in value))
+
+
+def _judge_flip(case: tuple, got: Any) -> tuple[bool, str]:
+    """Two lists of four precisions in (0, 1]: A's arithmetic mean is higher, B's geometric
+    mean (BLEU's, uniform weights) is higher, both by more than rounding noise."""
+    if not (isinstance(got, (list, tuple)) and len(got) == 2
+            and all(_four_precisions(x) for x in got)):
+        return False, (f"{_show(got)}：不是 (A, B) 两组精确率，每组 4 个数，每个数都在 (0, 1] 内 "
+                       "(two lists of four precisions in (0, 1])")
+    (arith_a, geo_a), (arith_b, geo_b) = _means(got[0]), _means(got[1])
+    ok = arith_a > arith_b + 1e-9 and geo_b > geo_a + 1e-9
+    return ok, (f"A: 算术平均 {arith_a:.4f}，几何平均 {geo_a:.4f}；"
+                f"B: 算术平均 {arith_b:.4f}，几何平均 {geo_b:.4f}")
 
 
 EXERCISES = (
-    Exercise("5.1", "加权几何平均 my_geometric_mean", geometric_mean, (
-        ([1.0, 0.8, 0.5, 0.25], [0.25] * 4), ([1.0, 1.0, 1.0, 2 / 3], [0.25] * 4),
-        ([0.5, 0.5], [0.5, 0.5]), ([0.9, 0.0, 0.5, 0.5], [0.25] * 4),
-        ([0.9, 0.0, 0.5], [0.5, 0.0, 0.5]),
-    ), tolerance=1e-9, hint="exp(Σ w_n · log p_n)；权重为正的某个 p_n 为 0 时结果为 0。",
-        forbidden=("bleu_lesson.core.bleu.geometric_mean",), generate=_hidden, building_blocks=("ngrams", "clipping", "brevity")),
+    Exercise("5.1", "两种平均排序相反 my_flip", None, ((),), judge=_judge_flip,
+             extra={"expect": "返回 (A, B)：两组 p_1..p_4（每个数在 (0, 1] 内，不许为 0），"
+                              "A 的算术平均更高，B 的几何平均（4 阶均匀权重）更高"},
+             hint="几何平均对哪一种精确率最敏感？让 A 在某一阶很弱（但不为 0），让 B 各阶平均。",
+             building_blocks=("ngrams", "clipping", "brevity")),
 )
 
 QUESTIONS: tuple[Question, ...] = (
