@@ -53,15 +53,6 @@ def right_bleu(candidate, references):
     return bp * right_geo(ps, [0.25] * 4)
 
 
-def right_corpus(stats):
-    hyp = sum(s.hyp_len for s in stats)
-    ref = sum(s.ref_len for s in stats)
-    matches = [sum(s.matches[n] for s in stats) for n in range(4)]
-    totals = [sum(s.totals[n] for s in stats) for n in range(4)]
-    ps = [m / t if t else 0.0 for m, t in zip(matches, totals)]
-    return right_bp(hyp, ref) * right_geo(ps, [0.25] * 4)
-
-
 def right_per_segment(streams):
     return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
 
@@ -72,12 +63,6 @@ def right_half_width(scores):
     return (s[-1 - k] - s[k]) / 2
 
 
-def mean_of_sentences(stats):  # the classic mistake: average the sentence scores
-    from bleu_lesson import BleuOptions, score_stats
-
-    return sum(score_stats(s, BleuOptions(smoothing="none")).score for s in stats) / len(stats)
-
-
 # Constructed answers for the judged tasks (issue 13). 6.2's numbers were measured with
 # sacrebleu: 50.81 with "a b c d", 43.01 once the unrelated 7-word reference is added
 # (CHAPTER_EXAMPLE below); LOWERING is the notebook's own solution.
@@ -85,12 +70,20 @@ LOWERING = ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rai
 EXTREMES = {"reference": "The meeting was postponed because the chairman fell ill.",
             "fluent": "They delayed the session since the president got sick.",
             "garbage": "The meeting was postponed because the chairman the chairman fell ill."}
+# 7.1: A translates the long segment, B the short one (the notebook's own solution)
+OPPOSITE = {"references": ["Thank you!", "The committee will publish its final report on the "
+                           "new railway next spring."],
+            "A": ["Hello there.", "The committee will publish its final report on the new "
+                  "railway next spring."],
+            "B": ["Thank you!", "The board is going to release a report about a railway in "
+                  "spring."]}
 FORENSICS = {"knob": "case", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp"}
 
 RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
-         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu, "7.1": right_corpus,
+         "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu,
          "8.1": right_per_segment, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
+         "7.1": lambda: OPPOSITE,
          "9.2": lambda: {"AISP-SJTU", "Online-G"}}
 # chapter 10 (10.1, a function of no arguments returning a number, is in test_ch10_exercises.py)
 from test_ch10_exercises import right_accuracy, right_strongest  # noqa: E402
@@ -105,7 +98,7 @@ WRONG = {
     "4.2": lambda c, lens: min(lens, key=lambda r: abs(r - c)),  # ties -> first listed
     "5.1": lambda ps, ws: sum(p * w for p, w in zip(ps, ws)),   # arithmetic mean
     "6.1": lambda c, refs: 0.5,
-    "7.1": mean_of_sentences,
+    "7.1": lambda: {**OPPOSITE, "A": OPPOSITE["B"], "B": OPPOSITE["A"]},  # roles swapped
     "8.1": lambda streams: streams,                      # keeps sacrebleu's layout
     "9.1": lambda scores: (max(scores) - min(scores)) / 2,  # the full range, not 95%
     "6.2": lambda: ("the cat sat on mats", ["the cat sat"], "the cat sat on mats"),  # up
