@@ -105,10 +105,6 @@ def right_bleu(candidate, references):
     return _bleu(candidate, references)
 
 
-def right_per_segment(streams):
-    return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
-
-
 def right_half_width(scores):
     s = sorted(scores)
     k = len(s) // 40
@@ -138,7 +134,7 @@ def right_strongest(metric, human):
 
 RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
          "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu,
-         "8.1": right_per_segment, "9.1": right_half_width, "10.2": right_accuracy,
+         "9.1": right_half_width, "10.2": right_accuracy,
          "10.3": right_strongest}
 
 
@@ -348,18 +344,6 @@ WRONG = {
         "0-100 scale": lambda c, refs: 100 * _bleu(c, refs),
         "right only on the shown inputs": only_shown(
             "6.1", lambda c, refs: _bleu(c, refs, closest=lambda h, ls: min(ls))),
-    },
-    "8.1": {
-        "keeps sacrebleu's layout": lambda streams: streams,
-        "copies the layout": lambda streams: [list(s) for s in streams],
-        "first stream only": lambda streams: [[s] for s in streams[0]],
-        "references reversed": lambda streams: [list(seg)[::-1] for seg in zip(*streams)],
-        "references sorted": lambda streams: [sorted(seg) for seg in zip(*streams)],
-        "references deduplicated": lambda streams: [list(dict.fromkeys(seg))
-                                                    for seg in zip(*streams)],
-        "flattened": lambda streams: [s for stream in streams for s in stream],
-        "streams reversed": lambda streams: [list(seg) for seg in zip(*streams[::-1])],
-        "right only on the shown inputs": only_shown("8.1", lambda streams: streams),
     },
     "9.1": {
         "full width": lambda scores: right_half_width(scores) * 2,

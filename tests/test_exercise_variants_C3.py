@@ -1,7 +1,9 @@
-"""Chapters 06-08's construction exercise 7.1 rejects the answers a learner would really give.
+"""Chapters 07-08's construction exercises reject the answers a learner would really give.
 
 7.1 asks for a test set of 2-4 segments (one reference each) on which corpus BLEU ranks
 system A above B while the mean of sentence BLEU ranks B above A (sacrebleu's defaults).
+8.1 asks for n candidates and n reference streams (2 <= n <= 4) on which handing sacrebleu
+the per-segment lists by mistake gives a higher corpus BLEU than the right layout.
 Each wrong answer below is what a learner builds under a rule the course also teaches, or
 by a slip; each must fail the notebook's ``check`` and every grader draw (as in
 tests/test_exercise_variants.py). The numbers that decide each one are recomputed here
@@ -129,3 +131,76 @@ def test_a_failure_does_not_show_a_right_answer():
     assert result.status == "fail"
     assert "Hello there" not in result.detail.split("得到 (got)")[1]
     assert "committee" not in result.detail
+
+
+# --- 8.1: a square test set whose reference-layout error raises corpus BLEU ---------------
+
+def _transpose(streams):
+    return [list(seg) for seg in zip(*streams)]
+
+
+FLATTERING = {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+              "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                          ["the cat lay on the rug", "a dog ran in a park"]]}
+# the chapter's own example of section 5: three segments, two streams (the error shows)
+LAYOUT_CANDIDATES = ["The cat is on the mat.", "There is a dog in the garden.",
+                     "It is raining today."]
+LAYOUT_STREAMS = [["The cat is sitting on the mat.", "A dog is in the garden.", "It rains today."],
+                  ["A cat is on the mat.", "There is a dog in the yard.", "Today it is raining."]]
+
+WRONG_8_1 = {
+    # built in the per-segment layout and returned as if it were streams: the error lowers BLEU
+    "layouts swapped": {**FLATTERING, "streams": _transpose(FLATTERING["streams"])},
+    # candidates that match their own references: the error can only take matches away
+    "honest candidates": {"candidates": ["the cat sat on the mat", "a dog ran in the park"],
+                          "streams": FLATTERING["streams"]},
+    # every stream the same list: both readings hand each segment the same sentences
+    "a tie": {"candidates": ["the cat sat on the mat", "a dog ran in the park"],
+              "streams": [["the cat sat on the mat", "a dog ran in the park"]] * 2},
+    # the chapter's example: not square (sacrebleu scores 67.13 < 81.50 and the shape shows it)
+    "the chapter's example": {"candidates": LAYOUT_CANDIDATES, "streams": LAYOUT_STREAMS},
+    # square in the number of streams but not in their length
+    "streams of another length": {
+        "candidates": FLATTERING["candidates"],
+        "streams": [s + ["one more line"] for s in FLATTERING["streams"]]},
+    "one segment": {"candidates": ["a b c d"], "streams": [["a b c d"]]},
+    "an empty reference": {**FLATTERING, "streams": [["", "a dog ran in the park"],
+                                                     FLATTERING["streams"][1]]},
+    "per-segment tuples": {**FLATTERING, "streams": [tuple(s) for s in FLATTERING["streams"]]},
+    "the two scores, not the test set": {"right": 4.83, "wrong": 61.80},
+}
+
+
+def _sacrebleu_layouts(answer):
+    """(right, wrong) corpus BLEU by sacrebleu: streams as given, and the per-segment lists
+    handed to it by mistake."""
+    cands, streams = answer["candidates"], answer["streams"]
+    return (sacrebleu.corpus_bleu(cands, streams).score,
+            sacrebleu.corpus_bleu(cands, _transpose(streams)).score)
+
+
+def test_8_1_right_answer_is_flattered_by_sacrebleus_own_mistake():
+    right, wrong = _sacrebleu_layouts(FLATTERING)
+    assert wrong > right
+    assert exercises.run("8.1", lambda: FLATTERING).status == "pass"
+    assert _verdict("8.1", lambda: FLATTERING).status == "pass"
+
+
+@pytest.mark.parametrize("name", ["layouts swapped", "honest candidates", "a tie",
+                                  "the chapter's example"])
+def test_8_1_each_well_formed_wrong_answer_is_not_flattered_by_sacrebleu(name):
+    right, wrong = _sacrebleu_layouts(WRONG_8_1[name])
+    assert not wrong > right
+
+
+@pytest.mark.parametrize("name", list(WRONG_8_1))
+def test_8_1_wrong_answer_fails_the_notebook_check_and_the_grader(name):
+    ex = exercises.EXERCISES["8.1"]
+    assert all(ex.hidden_cases(random.Random(seed)) == [] for seed in SEEDS)
+    assert exercises.run("8.1", lambda: WRONG_8_1[name]).status in ("fail", "error")
+    assert _verdict("8.1", lambda: WRONG_8_1[name]).status in ("fail", "error")
+
+
+def test_8_1_a_failure_does_not_show_a_right_answer():
+    result = exercises.run("8.1", lambda: WRONG_8_1["honest candidates"])
+    assert result.status == "fail" and "a dog ran" not in result.detail.split("得到 (got)")[1]

@@ -53,10 +53,6 @@ def right_bleu(candidate, references):
     return bp * right_geo(ps, [0.25] * 4)
 
 
-def right_per_segment(streams):
-    return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
-
-
 def right_half_width(scores):
     s = sorted(scores)
     k = len(s) // 40
@@ -77,11 +73,15 @@ OPPOSITE = {"references": ["Thank you!", "The committee will publish its final r
                   "railway next spring."],
             "B": ["Thank you!", "The board is going to release a report about a railway in "
                   "spring."]}
+# 8.1: stream 0 holds segment 1's reference, so the layout error flatters candidate 0
+FLATTERING = {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+              "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                          ["the cat lay on the rug", "a dog ran in a park"]]}
 FORENSICS = {"knob": "case", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp"}
 
 RIGHT = {"1.1": right_tokenize, "2.1": right_ngrams, "3.1": right_clipped, "4.1": right_bp,
          "4.2": right_closest, "5.1": right_geo, "6.1": right_bleu,
-         "8.1": right_per_segment, "9.1": right_half_width,
+         "8.1": lambda: FLATTERING, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
          "7.1": lambda: OPPOSITE,
          "9.2": lambda: {"AISP-SJTU", "Online-G"}}
@@ -99,7 +99,8 @@ WRONG = {
     "5.1": lambda ps, ws: sum(p * w for p, w in zip(ps, ws)),   # arithmetic mean
     "6.1": lambda c, refs: 0.5,
     "7.1": lambda: {**OPPOSITE, "A": OPPOSITE["B"], "B": OPPOSITE["A"]},  # roles swapped
-    "8.1": lambda streams: streams,                      # keeps sacrebleu's layout
+    "8.1": lambda: {**FLATTERING,                        # the layout error lowers BLEU
+                    "streams": [list(s) for s in zip(*FLATTERING["streams"])]},
     "9.1": lambda scores: (max(scores) - min(scores)) / 2,  # the full range, not 95%
     "6.2": lambda: ("the cat sat on mats", ["the cat sat"], "the cat sat on mats"),  # up
     "6.3": lambda: {**EXTREMES, "garbage": "Meeting chairman ill postponed."},  # too low
@@ -260,12 +261,11 @@ def test_6_1_hint_says_geometric_not_arithmetic(capsys):
     assert "几何平均" in out and "不是算术平均" in out
 
 
-def test_8_1_accepts_tuple_rows_and_its_hint_names_the_type(capsys):
-    exercises.check("8.1", lambda streams: list(zip(*streams)))
-    assert "通过" in capsys.readouterr().out
-    exercises.check("8.1", lambda streams: tuple(zip(*streams)))
+def test_8_1_hint_points_at_what_the_error_hands_each_segment(capsys):
+    exercises.check("8.1", lambda: {"candidates": ["a b", "c d"],
+                                    "streams": [["a b", "x y"], ["c d", "z w"]]})
     out = capsys.readouterr().out
-    assert "未通过" in out and "list" in out and "tuple" in out
+    assert "未通过" in out and "参考流" in out
 
 
 def test_9_1_rejects_an_answer_that_sorts_its_input(capsys):

@@ -189,6 +189,12 @@ def test_sets_cross_as_sets_and_unhashable_members_are_refused():
 # the judged tasks of issue 13: the values they return (a tuple holding a list, a dict, a
 # set) cross the boundary and are judged in this process, as in `bleu-lesson check`
 _JUDGED = {
+    "8.1": (lambda: {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+                     "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                                 ["the cat lay on the rug", "a dog ran in a park"]]},
+            lambda: {"candidates": ["the cat sat on the mat", "a dog ran in the park"],
+                     "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                                 ["the cat lay on the rug", "a dog ran in a park"]]}),
     "7.1": (lambda: {"references": ["Thank you!", "The committee will publish its final report."],
                      "A": ["Hello there.", "The committee will publish its final report."],
                      "B": ["Thank you!", "The board is going to release a report."]},
