@@ -41,6 +41,12 @@ def my_flattering_layout():
             "streams": [["the cat sat on the mat", "a dog ran in the park"],
                         ["the cat lay on the rug", "a dog ran in a park"]]}
 """
+RIGHT_OPPOSITE = """
+def my_opposite_rankings():
+    long = "The committee will publish its final report on the new railway next spring."
+    return {"references": ["Thank you!", long], "A": ["Hello there.", long],
+            "B": ["Thank you!", "The board is going to release a report about a railway."]}
+"""
 RIGHT_CI = """
 def my_ci_half_width(scores):
     s = sorted(scores)
@@ -121,6 +127,11 @@ SUBMISSIONS = {
         "    r = min(len(x) for x in refs)\n"
         "    bp = 1.0 if len(c) > r else math.exp(1 - r / len(c))\n"
         "    return bp * math.exp(logs)\n"], "not-pass"),
+    "honest_opposite_rankings": ("07_a.ipynb", 7, "7.1", [RIGHT_OPPOSITE], "pass"),
+    "opposite_rankings_swapped": ("07_b.ipynb", 7, "7.1", [
+        RIGHT_OPPOSITE + "_right = my_opposite_rankings\n"
+        "def my_opposite_rankings():\n"
+        "    d = _right()\n    return {**d, 'A': d['B'], 'B': d['A']}\n"], "not-pass"),
     "honest_flattering_layout": ("08_a.ipynb", 8, "8.1", [RIGHT_FLATTERING], "pass"),
     "exercises_reference_6_1": ("06_c.ipynb", 6, "6.1", [
         "from bleu_lesson.teaching.exercises import EXERCISES\n"
