@@ -2,7 +2,7 @@
 
 Each submission is a small notebook of one chapter whose answer tries to get the reference
 back instead of computing it: imported from the library under its own or another name
-(``EXERCISES["8.1"].reference``, ch09's private key, ``kendall_tau`` /
+(``EXERCISES["6.1"].reference``, ch09's private key, ``kendall_tau`` /
 ``pairwise_accuracy`` / ``disagreements``), a copied ``__code__``, the module's source or
 ``.pyc`` exec'd from the package folder, a fresh interpreter (``subprocess``), sacrebleu,
 a decoy in ``sys.modules``, patched ``builtins``, a lookup table of the shown inputs, and
@@ -35,7 +35,18 @@ def my_brevity_penalty(c, r):
         return 1.0
     return 0.0 if c == 0 else math.exp(1 - r / c)
 """
-RIGHT_PER_SEGMENT = "def my_per_segment(streams):\n    return [list(s) for s in zip(*streams)]\n"
+RIGHT_FLATTERING = """
+def my_flattering_layout():
+    return {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+            "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                        ["the cat lay on the rug", "a dog ran in a park"]]}
+"""
+RIGHT_OPPOSITE = """
+def my_opposite_rankings():
+    long = "The committee will publish its final report on the new railway next spring."
+    return {"references": ["Thank you!", long], "A": ["Hello there.", long],
+            "B": ["Thank you!", "The board is going to release a report about a railway."]}
+"""
 RIGHT_CI = """
 def my_ci_half_width(scores):
     s = sorted(scores)
@@ -116,13 +127,20 @@ SUBMISSIONS = {
         "    r = min(len(x) for x in refs)\n"
         "    bp = 1.0 if len(c) > r else math.exp(1 - r / len(c))\n"
         "    return bp * math.exp(logs)\n"], "not-pass"),
-    "honest_per_segment": ("08_a.ipynb", 8, "8.1", [RIGHT_PER_SEGMENT], "pass"),
-    "exercises_reference_8_1": ("08_b.ipynb", 8, "8.1", [
+    "honest_opposite_rankings": ("07_a.ipynb", 7, "7.1", [RIGHT_OPPOSITE], "pass"),
+    "opposite_rankings_swapped": ("07_b.ipynb", 7, "7.1", [
+        RIGHT_OPPOSITE + "_right = my_opposite_rankings\n"
+        "def my_opposite_rankings():\n"
+        "    d = _right()\n    return {**d, 'A': d['B'], 'B': d['A']}\n"], "not-pass"),
+    "honest_flattering_layout": ("08_a.ipynb", 8, "8.1", [RIGHT_FLATTERING], "pass"),
+    "exercises_reference_6_1": ("06_c.ipynb", 6, "6.1", [
         "from bleu_lesson.teaching.exercises import EXERCISES\n"
-        "my_per_segment = lambda streams: EXERCISES['8.1'].reference(streams)\n"], "not-pass"),
-    "chapter_private_key_8_1": ("08_c.ipynb", 8, "8.1", [
-        "from bleu_lesson.teaching.chapters.ch08 import _per_segment\n"
-        "my_per_segment = lambda streams: _per_segment(streams)\n"], "not-pass"),
+        "my_bleu = lambda c, refs: EXERCISES['6.1'].reference(c, refs)\n"],
+        "not-pass"),
+    "chapter_private_key_6_1": ("06_d.ipynb", 6, "6.1", [
+        "from bleu_lesson.teaching.chapters.ch06 import _my_bleu_reference\n"
+        "my_bleu = lambda c, refs: _my_bleu_reference(c, refs)\n"],
+        "not-pass"),
     "honest_ci": ("09_a.ipynb", 9, "9.1", [RIGHT_CI], "pass"),
     "chapter_private_key_9_1": ("09_b.ipynb", 9, "9.1", [
         "from bleu_lesson.teaching.chapters import ch09\n"

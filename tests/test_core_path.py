@@ -4,11 +4,12 @@ core total its stated sum."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -16,43 +17,16 @@ sys.path.insert(0, str(ROOT / "tools"))
 import chapter_load  # noqa: E402
 
 ROW = re.compile(r"^\| \d+ \| \[(\d\d) [^]]*\]\([^)]*\) \| \d+ 分钟 \| (\d+) 分钟 \|", re.M)
-HEADING = re.compile(r"^(#+) ")
-OPTIONAL = "选读"
 
 
 def core_parts(cells: list[dict]) -> tuple[int, int]:
-    """(prose units, code cells) outside the sections whose heading says 选读; such a
-    section ends at the next heading of the same or a higher level."""
-    prose = code = 0
-    skip_level = None          # the level of the optional section we are in, if any
-    for cell in cells:
-        src = cell.get("source", "")
-        text = "".join(src) if isinstance(src, list) else src
-        if cell["cell_type"] == "code":
-            code += skip_level is None and bool(text.strip())
-            continue
-        kept = []
-        for line in chapter_load._FENCE.sub("", text).split("\n"):
-            m = HEADING.match(line)
-            if m:
-                level = len(m.group(1))
-                if skip_level is not None and level <= skip_level:
-                    skip_level = None
-                if skip_level is None and OPTIONAL in line:
-                    skip_level = level
-            if skip_level is None:
-                kept.append(line)
-        prose += chapter_load.prose_units("\n".join(kept))
-    return prose, code
+    """(prose units, code cells) outside the sections whose heading says 选读."""
+    load = chapter_load.count(cells, "99", "x.ipynb", [], 0, [], core=True)
+    return load.prose, load.code_cells
 
 
 def core_minutes() -> dict[str, int]:
-    out = {}
-    for load in chapter_load.measure():
-        nb = json.loads((ROOT / "notebooks" / load.notebook).read_text(encoding="utf-8"))
-        prose, code = core_parts(nb["cells"])
-        out[load.chapter] = dataclasses.replace(load, prose=prose, code_cells=code).rounded
-    return out
+    return {load.chapter: load.rounded for load in chapter_load.measure(core=True)}
 
 
 def _guide() -> dict[str, int]:
@@ -68,6 +42,50 @@ def test_core_parts_skip_an_optional_section_until_the_next_heading():
              {"cell_type": "code", "source": "y = 2"}]
     # kept: "1." heading (核心 = 2) + 一二三 (3) + "1.2 回来" (2) + 七八 (2); one code cell
     assert core_parts(cells) == (9, 1)
+
+
+def _md(text: str) -> dict:
+    return {"cell_type": "markdown", "source": text}
+
+
+def _code(text: str) -> dict:
+    return {"cell_type": "code", "source": text}
+
+
+def test_exercises_quiz_and_explorers_in_an_optional_section_leave_the_core():
+    cells = [_md("## 7. 实验"), _code("BleuExplorer()"),
+             _md("## 8. 练习\n### 练习 9.1"), _code("### BEGIN SOLUTION\n### END SOLUTION"),
+             _code('check("9.1", f)'),
+             _md("### 练习 9.2【选读】"), _code("### BEGIN SOLUTION\n### END SOLUTION"),
+             _code('check("9.2", g)'), _code("ToolsExplorer()"),
+             # solved in the core, checked in an optional part: still a core exercise
+             _md("## 9. 回到核心"), _code("### BEGIN SOLUTION\n### END SOLUTION"),
+             _md("## 10. 附录【选读】"), _code('check("9.3", h)'),
+             # checked nowhere: counted (the measurement is an upper bound)
+             _md("## 11. 小测验【选读】"), _code('quiz.Quiz("99")')]
+    ids, explorers = ["9.1", "9.2", "9.3", "9.4"], ["BleuExplorer", "ToolsExplorer"]
+    whole = chapter_load.count(cells, "99", "x.ipynb", ids, 3, explorers)
+    core = chapter_load.count(cells, "99", "x.ipynb", ids, 3, explorers, core=True)
+    assert (whole.exercises, whole.questions, whole.explorers) == (4, 3, 2)
+    assert (core.exercises, core.questions, core.explorers) == (3, 0, 1)
+    # left out: 5 code cells (9.2's two, ToolsExplorer, 9.3's check, the quiz)
+    assert (whole.code_cells, core.code_cells) == (9, 4)
+    # 10 minutes per exercise, 1 per question, 5 per explorer, 1 per code cell
+    assert whole.minutes - core.minutes == pytest.approx(10 + 3 + 5 + 5 + (
+        whole.prose - core.prose) / chapter_load.CHARS_PER_MINUTE)
+
+
+def test_every_exercise_quiz_and_explorer_is_found_in_its_notebook():
+    """The location rules see every chapter's material (none falls back to 'counted')."""
+    for ch in chapter_load.registry().values():
+        nb = json.loads((ROOT / "notebooks" / ch.notebook).read_text(encoding="utf-8"))
+        code = [chapter_load._text(c) for c in nb["cells"] if c["cell_type"] == "code"]
+        for ex in ch.exercises:
+            assert any(ex.id in chapter_load._CHECK.findall(t) for t in code), ex.id
+        if ch.questions:
+            assert any(chapter_load._QUIZ.search(t) for t in code), ch.id
+        for name in ch.explorers:
+            assert any(re.search(rf"\b{name}\(", t) for t in code), (ch.id, name)
 
 
 def test_core_column_is_the_measurement():

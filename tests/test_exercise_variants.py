@@ -100,29 +100,6 @@ def right_bleu(candidate, references):
     return _bleu(candidate, references)
 
 
-def _corpus(stats, *, bp=right_bp, smooth=None, effective=False, brevity=True):
-    hyp = sum(s.hyp_len for s in stats)
-    ref = sum(s.ref_len for s in stats)
-    matches = [sum(s.matches[n] for s in stats) for n in range(4)]
-    totals = [sum(s.totals[n] for s in stats) for n in range(4)]
-    ps = []
-    for m, t in zip(matches, totals):
-        if t == 0 and effective:
-            continue
-        if m == 0 and smooth == "exp":
-            m, t = 1, 2 * t
-        ps.append(m / t if t else 0.0)
-    return (bp(hyp, ref) if brevity else 1.0) * right_geo(ps, [1 / len(ps)] * len(ps))
-
-
-def right_corpus(stats):
-    return _corpus(stats)
-
-
-def right_per_segment(streams):
-    return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
-
-
 def right_half_width(scores):
     s = sorted(scores)
     k = len(s) // 40
@@ -151,8 +128,8 @@ def right_strongest(metric, human):
 
 
 RIGHT = {"4.1": right_bp,
-         "4.2": right_closest, "6.1": right_bleu, "7.1": right_corpus,
-         "8.1": right_per_segment, "9.1": right_half_width, "10.2": right_accuracy,
+         "4.2": right_closest, "6.1": right_bleu,
+         "9.1": right_half_width, "10.2": right_accuracy,
          "10.3": right_strongest}
 
 
@@ -196,26 +173,6 @@ def tie_last(c, lens):
         if abs(r - c) <= abs(best - c):
             best = r
     return best
-
-
-def mean_of_sentences(stats):
-    return sum(_corpus([s]) for s in stats) / len(stats)
-
-
-def per_segment_bp(stats):  # each segment's brevity penalty, weighted by its length
-    hyp = sum(s.hyp_len for s in stats)
-    bp = sum(right_bp(s.hyp_len, s.ref_len) * s.hyp_len for s in stats) / hyp
-    return bp * _corpus(stats, brevity=False)
-
-
-def mean_of_precisions(stats):  # the precisions averaged over segments, not pooled
-    ps = []
-    for n in range(4):
-        each = [s.matches[n] / s.totals[n] for s in stats if s.totals[n]]
-        ps.append(sum(each) / len(each) if each else 0.0)
-    hyp = sum(s.hyp_len for s in stats)
-    ref = sum(s.ref_len for s in stats)
-    return right_bp(hyp, ref) * right_geo(ps, [0.25] * 4)
 
 
 def numpy_style_percentile(scores):  # linear interpolation at 2.5 % and 97.5 %
@@ -320,32 +277,6 @@ WRONG = {
         "0-100 scale": lambda c, refs: 100 * _bleu(c, refs),
         "right only on the shown inputs": only_shown(
             "6.1", lambda c, refs: _bleu(c, refs, closest=lambda h, ls: min(ls))),
-    },
-    "7.1": {
-        "mean of sentence BLEU": mean_of_sentences,
-        "median of sentence BLEU": lambda stats: statistics.median(_corpus([s]) for s in stats),
-        "per-segment brevity": per_segment_bp,
-        "precisions averaged over segments": mean_of_precisions,
-        "no brevity penalty": lambda stats: _corpus(stats, brevity=False),
-        "brevity c / r swapped": lambda stats: _corpus(
-            stats, bp=lambda h, r: 1.0 if h > r else (0.0 if h == 0 else math.exp(1 - h / r))),
-        "exp smoothing": lambda stats: _corpus(stats, smooth="exp"),
-        "effective order": lambda stats: _corpus(stats, effective=True),
-        "first segment only": lambda stats: _corpus(stats[:1]),
-        "best segment": lambda stats: max(_corpus([s]) for s in stats),
-        "right only on the shown inputs": only_shown("7.1", mean_of_sentences),
-    },
-    "8.1": {
-        "keeps sacrebleu's layout": lambda streams: streams,
-        "copies the layout": lambda streams: [list(s) for s in streams],
-        "first stream only": lambda streams: [[s] for s in streams[0]],
-        "references reversed": lambda streams: [list(seg)[::-1] for seg in zip(*streams)],
-        "references sorted": lambda streams: [sorted(seg) for seg in zip(*streams)],
-        "references deduplicated": lambda streams: [list(dict.fromkeys(seg))
-                                                    for seg in zip(*streams)],
-        "flattened": lambda streams: [s for stream in streams for s in stream],
-        "streams reversed": lambda streams: [list(seg) for seg in zip(*streams[::-1])],
-        "right only on the shown inputs": only_shown("8.1", lambda streams: streams),
     },
     "9.1": {
         "full width": lambda scores: right_half_width(scores) * 2,
@@ -465,7 +396,6 @@ def test_hidden_cases_cover_the_domain():
     assert any(len(c[1]) >= 4 and c[0] > 100 for c in ex["4.2"].hidden_cases(rng))
     assert any(len(c[0]) == 0 for c in ex["6.1"].hidden_cases(rng))
     assert any(len(c[0].split()) >= 200 for c in ex["6.1"].hidden_cases(rng))
-    assert any(len(c[0]) >= 100 for c in ex["7.1"].hidden_cases(rng))
     assert any(len(c[0]) >= 30 for c in ex["10.2"].hidden_cases(rng))
 
 

@@ -49,29 +49,10 @@ def right_bleu(candidate, references):
     return bp * right_geo(ps, [0.25] * 4)
 
 
-def right_corpus(stats):
-    hyp = sum(s.hyp_len for s in stats)
-    ref = sum(s.ref_len for s in stats)
-    matches = [sum(s.matches[n] for s in stats) for n in range(4)]
-    totals = [sum(s.totals[n] for s in stats) for n in range(4)]
-    ps = [m / t if t else 0.0 for m, t in zip(matches, totals)]
-    return right_bp(hyp, ref) * right_geo(ps, [0.25] * 4)
-
-
-def right_per_segment(streams):
-    return [[stream[i] for stream in streams] for i in range(len(streams[0]))]
-
-
 def right_half_width(scores):
     s = sorted(scores)
     k = len(s) // 40
     return (s[-1 - k] - s[k]) / 2
-
-
-def mean_of_sentences(stats):  # the classic mistake: average the sentence scores
-    from bleu_lesson import BleuOptions, score_stats
-
-    return sum(score_stats(s, BleuOptions(smoothing="none")).score for s in stats) / len(stats)
 
 
 # Constructed answers for the judged tasks (issue 13). 6.2's numbers were measured with
@@ -81,6 +62,17 @@ LOWERING = ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rai
 EXTREMES = {"reference": "The meeting was postponed because the chairman fell ill.",
             "fluent": "They delayed the session since the president got sick.",
             "garbage": "The meeting was postponed because the chairman the chairman fell ill."}
+# 7.1: A translates the long segment, B the short one (the notebook's own solution)
+OPPOSITE = {"references": ["Thank you!", "The committee will publish its final report on the "
+                           "new railway next spring."],
+            "A": ["Hello there.", "The committee will publish its final report on the new "
+                  "railway next spring."],
+            "B": ["Thank you!", "The board is going to release a report about a railway in "
+                  "spring."]}
+# 8.1: stream 0 holds segment 1's reference, so the layout error flatters candidate 0
+FLATTERING = {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+              "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                          ["the cat lay on the rug", "a dog ran in a park"]]}
 FORENSICS = {"knob": "case", "signature": "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp"}
 # 1.1 by hand: seed 2/2 vs 13a 1/2 ("The" != "the"); 13a 2/3 vs seed 1/2 ("cat." != "cat");
 # char 1/2 (the "1" matches, "0" does not) vs zh 0/1 ("10" != "11")
@@ -88,9 +80,10 @@ TOKENIZER_PAIRS = {"seed_beats_13a": ("The cat", "the cat"),
                    "13a_beats_seed": ("a cat.", "a cat"), "char_beats_zh": ("10", "11")}
 
 RIGHT = {"1.1": lambda: TOKENIZER_PAIRS, "2.1": lambda: "x y z x y z x y", "4.1": right_bp,
-         "4.2": right_closest, "6.1": right_bleu, "7.1": right_corpus,
-         "8.1": right_per_segment, "9.1": right_half_width,
+         "4.2": right_closest, "6.1": right_bleu,
+         "8.1": lambda: FLATTERING, "9.1": right_half_width,
          "6.2": lambda: LOWERING, "6.3": lambda: EXTREMES, "8.2": lambda: FORENSICS,
+         "7.1": lambda: OPPOSITE,
          "9.2": lambda: {"AISP-SJTU", "Online-G"},
          # 3.1 by hand: "the" and "cat" occur at most once in any one reference, so 2 of 7
          # count; 5.1: arithmetic 0.7525 > 0.6, geometric 0.01 ** 0.25 = 0.3162 < 0.6
@@ -109,8 +102,9 @@ WRONG = {
     "4.2": lambda c, lens: min(lens, key=lambda r: abs(r - c)),  # ties -> first listed
     "5.1": lambda: ([0.6] * 4, [1.0, 1.0, 1.0, 0.01]),  # A and B swapped
     "6.1": lambda c, refs: 0.5,
-    "7.1": mean_of_sentences,
-    "8.1": lambda streams: streams,                      # keeps sacrebleu's layout
+    "7.1": lambda: {**OPPOSITE, "A": OPPOSITE["B"], "B": OPPOSITE["A"]},  # roles swapped
+    "8.1": lambda: {**FLATTERING,                        # the layout error lowers BLEU
+                    "streams": [list(s) for s in zip(*FLATTERING["streams"])]},
     "9.1": lambda scores: (max(scores) - min(scores)) / 2,  # the full range, not 95%
     "6.2": lambda: ("the cat sat on mats", ["the cat sat"], "the cat sat on mats"),  # up
     "6.3": lambda: {**EXTREMES, "garbage": "Meeting chairman ill postponed."},  # too low
@@ -270,12 +264,11 @@ def test_6_1_hint_says_geometric_not_arithmetic(capsys):
     assert "几何平均" in out and "不是算术平均" in out
 
 
-def test_8_1_accepts_tuple_rows_and_its_hint_names_the_type(capsys):
-    exercises.check("8.1", lambda streams: list(zip(*streams)))
-    assert "通过" in capsys.readouterr().out
-    exercises.check("8.1", lambda streams: tuple(zip(*streams)))
+def test_8_1_hint_points_at_what_the_error_hands_each_segment(capsys):
+    exercises.check("8.1", lambda: {"candidates": ["a b", "c d"],
+                                    "streams": [["a b", "x y"], ["c d", "z w"]]})
     out = capsys.readouterr().out
-    assert "未通过" in out and "list" in out and "tuple" in out
+    assert "未通过" in out and "参考流" in out
 
 
 def test_9_1_rejects_an_answer_that_sorts_its_input(capsys):

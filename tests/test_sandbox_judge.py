@@ -111,6 +111,14 @@ def test_mutating_the_input_fails():
 
 
 def test_bleustats_inputs_travel_both_ways():
+    """A function of BleuStats records (no chapter asks for one since 7.1 became a
+    construction task): the records reach the answer and its float comes back."""
+    from bleu_lesson.core.bleu import BleuOptions, score_stats
+    from bleu_lesson.teaching.checking import Exercise
+
+    def reference(stats):
+        return score_stats(sum(stats[1:], stats[0]), BleuOptions(smoothing="none")).score
+
     def corpus(stats):
         total = sum(stats)
         ps = [m / t for m, t in zip(total.matches, total.totals)]
@@ -119,7 +127,16 @@ def test_bleustats_inputs_travel_both_ways():
         bp = 1.0 if total.hyp_len > total.ref_len else math.exp(1 - total.ref_len / total.hyp_len)
         return bp * math.exp(sum(math.log(p) for p in ps) / 4)
 
-    assert _verdict("7.1", corpus).status == "pass"
+    ex = Exercise("7.9", "corpus BLEU from records my_corpus", reference, (
+        ([BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3)), BleuStats(6, 6, (6, 5, 4, 2),
+                                                                 (6, 5, 4, 3))],),
+        ([BleuStats(4, 4, (4, 3, 2, 1), (4, 3, 2, 1)), BleuStats(2, 5, (2, 1, 0, 0),
+                                                                 (2, 1, 0, 0))],)),
+        tolerance=1e-9)
+    cases = [tuple(c) for c in ex.cases]
+    assert judge.judge_exercise(ex, _reply(ex, corpus, cases), cases, 0).status == "pass"
+    mean = lambda stats: sum(reference([s]) for s in stats) / len(stats)  # noqa: E731
+    assert judge.judge_exercise(ex, _reply(ex, mean, cases), cases, 0).status == "fail"
 
 
 @pytest.mark.parametrize("reply", [
@@ -172,6 +189,18 @@ def test_sets_cross_as_sets_and_unhashable_members_are_refused():
 # the judged tasks of issue 13: the values they return (a tuple holding a list, a dict, a
 # set) cross the boundary and are judged in this process, as in `bleu-lesson check`
 _JUDGED = {
+    "8.1": (lambda: {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+                     "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                                 ["the cat lay on the rug", "a dog ran in a park"]]},
+            lambda: {"candidates": ["the cat sat on the mat", "a dog ran in the park"],
+                     "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                                 ["the cat lay on the rug", "a dog ran in a park"]]}),
+    "7.1": (lambda: {"references": ["Thank you!", "The committee will publish its final report."],
+                     "A": ["Hello there.", "The committee will publish its final report."],
+                     "B": ["Thank you!", "The board is going to release a report."]},
+            lambda: {"references": ["Thank you!", "The committee will publish its final report."],
+                     "A": ["Thank you!", "The board is going to release a report."],
+                     "B": ["Hello there.", "The committee will publish its final report."]}),
     "6.2": (lambda: ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rain"),
             lambda: ("the cat sat on mats", ["the cat sat"], "the cat sat on mats")),
     "6.3": (lambda: {"reference": "The meeting was postponed because the chairman fell ill.",

@@ -5,11 +5,10 @@
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
-from bleu_lesson.core.bleu import BleuOptions, score_stats
-from bleu_lesson.core.stats import BleuStats
-from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.core.bleu import corpus_bleu, sentence_bleu
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -20,57 +19,48 @@ NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('CorpusExplorer',)
 
 
-def _corpus_from_stats(stats: list[BleuStats]) -> float:
-    return score_stats(sum(stats[1:], stats[0]), BleuOptions(smoothing="none")).score
+#: at most this many segments: a test set small enough to be built, not copied
+MAX_SEGMENTS = 4
 
 
-def _segment(rng: random.Random, hyp: int, ref: int, lose: int = 2) -> BleuStats:
-    totals = tuple(max(hyp - n, 0) for n in range(4))
-    matches = tuple(rng.randint(max(0, t - lose), t) for t in totals)
-    return BleuStats(hyp, ref, matches, totals)
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
 
 
-def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds: segments one of which has no 4-gram match (its sentence BLEU is 0,
-    the corpus's is not), a corpus shorter than its references made of one long segment
-    and short segments longer than theirs (per-segment brevity penalties differ), a corpus
-    longer than its references, a corpus with no 4-gram match and one with no 4-gram at all
-    (0 without effective order), one segment, and a hundred segments."""
-    def seg(lo: int = 1, hi: int = 12, lose: int = 2) -> BleuStats:
-        hyp = rng.randint(lo, hi)
-        return _segment(rng, hyp, max(1, hyp + rng.randint(-3, 3)), lose)
-    no_four = BleuStats(5, 6, (5, 3, 1, 0), (5, 4, 3, 2))
-    long_short = [_segment(rng, 20, 30, 3), _segment(rng, 6, 4, 1), _segment(rng, 7, 5, 1)]
-    cases: list[tuple] = [
-        ([seg(6, 12, 1), no_four, seg(6, 12, 1)],),
-        (long_short,),
-        ([_segment(rng, 9, 6, 2), _segment(rng, 8, 7, 2)],),
-        ([BleuStats(4, 4, (4, 2, 1, 0), (4, 3, 2, 1)), BleuStats(2, 3, (2, 1, 0, 0),
-                                                                 (2, 1, 0, 0))],),
-        ([BleuStats(3, rng.randint(3, 5), (3, 2, 1, 0), (3, 2, 1, 0)),  # no 4-gram at all
-          BleuStats(2, 2, (2, 1, 0, 0), (2, 1, 0, 0))],),
-        ([seg(5, 12, 1)],),
-        ([seg() for _ in range(100)],),
-    ]
-    cases += [([seg() for _ in range(rng.randint(1, 4))],) for _ in range(2)]
-    return cases
+def _both_numbers(references: list[str], hyps: list[str]) -> tuple[float, float]:
+    """(corpus BLEU, mean sentence BLEU) of one system, each with sacrebleu's defaults."""
+    refs = [[r] for r in references]
+    corpus = corpus_bleu(hyps, refs).score
+    mean = sum(sentence_bleu(h, r).score for h, r in zip(hyps, refs, strict=True)) / len(hyps)
+    return corpus, mean
+
+
+def _judge_opposite(case: tuple, got: Any) -> tuple[bool, str]:
+    """Corpus BLEU ranks system A above B, the mean of sentence BLEU ranks B above A."""
+    keys = {"references", "A", "B"}
+    if not (isinstance(got, dict) and set(got) == keys
+            and all(isinstance(got[k], list) and all(_is_text(x) for x in got[k]) for k in keys)):
+        return False, (f"{_show(got)}：不是含 references、A、B 三个字符串列表的 dict "
+                       "(not a dict of three lists of non-empty strings)")
+    n = len(got["references"])
+    if not (2 <= n <= MAX_SEGMENTS and len(got["A"]) == len(got["B"]) == n):
+        return False, (f"references、A、B 各有 {n}、{len(got['A'])}、{len(got['B'])} 句：三者要一样长，"
+                       f"2 到 {MAX_SEGMENTS} 句 (2 to {MAX_SEGMENTS} segments each)")
+    corpus_a, mean_a = _both_numbers(got["references"], got["A"])
+    corpus_b, mean_b = _both_numbers(got["references"], got["B"])
+    detail = (f"语料级 (corpus) A {corpus_a:.4f}, B {corpus_b:.4f}；"
+              f"句子平均 (mean sentence) A {mean_a:.4f}, B {mean_b:.4f}")
+    return corpus_a > corpus_b + 1e-9 and mean_b > mean_a + 1e-9, detail
 
 
 EXERCISES = (
-    Exercise("7.1", "由统计量算语料级 BLEU my_corpus_bleu", _corpus_from_stats, (
-        ([BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3))],),
-        ([BleuStats(6, 7, (6, 4, 2, 0), (6, 5, 4, 3)), BleuStats(6, 6, (6, 5, 4, 2),
-                                                                 (6, 5, 4, 3))],),
-        ([BleuStats(4, 4, (4, 3, 2, 1), (4, 3, 2, 1)), BleuStats(2, 5, (2, 1, 0, 0),
-                                                                 (2, 1, 0, 0))],),
-        ([BleuStats(3, 2, (1, 0, 0, 0), (3, 2, 1, 0)), BleuStats(9, 9, (9, 8, 7, 6),
-                                                                 (9, 8, 7, 6))],),
-    ), tolerance=1e-9,
-        hint="先把各句的 matches、totals、hyp_len、ref_len 分别相加，再算一次 BLEU "
-             "(不平滑)；不要平均句子分数。",
-        forbidden=("bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.corpus_bleu",
-                   "bleu_lesson.core.bleu.sentence_bleu", "bleu_lesson.core.bleu.BleuScorer.score_stats"),
-        generate=_hidden, building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
+    Exercise("7.1", "两个数，两种排名 my_opposite_rankings", None, ((),), judge=_judge_opposite,
+             extra={"expect": "返回 {\"references\": [...], \"A\": [...], \"B\": [...]}（2 到 4 句，"
+                              "每句一条参考）：语料级 BLEU 里 A 高于 B，句子级 BLEU 的平均里 B 高于 A"
+                              "（都用 sacrebleu 的默认设置）"},
+             hint="语料级 BLEU 按 n 元语法个数加权，句子平均每句一样重：让两个系统各自译好"
+                  "不一样长的句段。",
+             building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
 )
 
 QUESTIONS: tuple[Question, ...] = (
@@ -83,15 +73,15 @@ QUESTIONS: tuple[Question, ...] = (
         "语料级 BLEU 不取最小值，它把所有句段的计数加在一起。"),
        ("1.0000：只要有一句完全正确", False,
         "第 2 句有漏译和错词，加总后 p_1 = 8/9，BP < 1。")),
-    question("#8 的 `good` 译文 “Thank you!” 和参考 A 一模一样，可是不平滑、不用有效阶数时句子级 BLEU 是 0。为什么？",
-       ("它没有 4 元语法（t_4 = 0），这一阶按 0 算", True,
-        "有效阶数让候选里根本没有的阶不参加平均，这时 “Thank you!” 得 1。"),
-       ("“Thank” 的大小写和参考不同，1 元语法就匹配不上", False,
-        "两句大小写完全相同，1 元语法到 3 元语法都全部匹配。"),
-       ("长度惩罚把它罚成了 0", False,
-        "c = r = 3，BP = 1。"),
-       ("`13a` 分词把 “!” 删掉了", False,
-        "`13a` 把 “!” 切成单独的词元，它也能匹配。")),
+    question("两句的小例子里，句段 2 单独打分时 BP = e^(−1/3) ≈ 0.7165；语料级 BLEU 里的 BP 却是 e^(−1/9) ≈ 0.8948。为什么？",
+       ("把两句的 BP 取平均：(1 + 0.7165) / 2", False,
+        "那是 0.8583，不是 0.8948；语料级 BLEU 不对句子的 BP 取平均。"),
+       ("长度先相加（c = 9，r = 10），只罚一次", True,
+        "语料级 BLEU 只算一次 BP，用总长度：少译的 1 个词元只占全部 10 个参考词元的 1/10。"),
+       ("语料级 BLEU 用最短的参考长度", False,
+        "每句只有一条参考；语料级把每句的 r 相加，r = 6 + 4 = 10。"),
+       ("语料级 BLEU 里 BP 只看句段 1", False,
+        "两句都算：c = 6 + 3，r = 6 + 4。")),
     question("一个 100 句的测试集里有一句很长，它的 n 元语法占全部 n 元语法的 30%。把这一句从完全译错改成完全译对，哪个数涨得更多？",
        ("语料级 BLEU：这一句占全部 n 元语法的 30%", True,
         "第 7 章的 `weak` 系统就是这样：长句 #9 占 21.4%，改好它，语料级从 0.1144 涨到 0.2825，句子平均只涨 0.0473。"),

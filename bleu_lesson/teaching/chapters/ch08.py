@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from bleu_lesson.teaching.checking import Exercise, _show
@@ -16,53 +15,38 @@ __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIO
 
 NOTEBOOK = "08_tools_compared.ipynb"
 TITLE = "为什么不同工具给出不同分数 (Why tools disagree)"
-NEEDS_DATA = False  # section 6.1 reads its WMT22 table from analysis/post2018_cache.json
+NEEDS_DATA = False  # section 6.2 reads its WMT22 table from analysis/post2018_cache.json
 EXPLORERS: tuple[str, ...] = ('ToolsExplorer',)
 
 
-def _per_segment(streams: list[list[str]]) -> list[list[str]]:
-    return [list(segment) for segment in zip(*streams, strict=True)]
+# --- 8.1: a layout error no tool notices, built by the learner -----------------------------
+
+#: at most this many segments (and as many reference streams)
+MAX_SQUARE = 4
 
 
-def _judge_per_segment(case: tuple, got: Any) -> tuple[bool, str]:
-    """Right when ``got`` is a list with each segment's references as a list or a tuple
-    (NLTK and Hugging Face accept both)."""
-    expected = _per_segment(*case)
-    why = ""
-    if not isinstance(got, list):
-        why = f"需要一个 list (expected a list of segments), 得到的是 {type(got).__name__}"
-    elif len(got) != len(expected):
-        why = f"需要 {len(expected)} 个句段 (segments), 得到 {len(got)} 个"
-    else:
-        for i, (want, row) in enumerate(zip(expected, got, strict=True)):
-            if not isinstance(row, list | tuple):
-                why = (f"第 {i} 句段的参考应是 list 或 tuple (segment {i}: a list or a "
-                       f"tuple), 得到的是 {type(row).__name__}")
-                break
-            if list(row) != want:
-                why = f"第 {i} 句段不对 (segment {i} differs)"
-                break
-    if not why:
-        return True, ""
-    return False, f"期望 (expected): {expected!r}\n  得到 (got): {got!r}\n  ({why})"
+def _judge_flattering(case: tuple, got: Any) -> tuple[bool, str]:
+    """A square test set (n candidates, n reference streams of n lines) on which the
+    reference-layout error raises corpus BLEU: sacrebleu given the per-segment lists reads
+    stream i as the references of segment i, and scores higher than with the right layout."""
+    from bleu_lesson.core.bleu import corpus_bleu
 
-
-def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds: more streams than segments and more segments than streams (2 or
-    more of each), a square layout (k = n), one stream, one segment, a segment whose
-    references are equal or out of alphabetical order, and a couple of hundred segments."""
-    def streams(k: int, n: int) -> list[list[str]]:
-        return [[f"{chr(122 - s)}{i}" for i in range(n)] for s in range(k)]
-    k = rng.randint(2, 4)
-    n = rng.randint(k + 1, 6)
-    same = streams(2, 3)
-    same[1][1] = same[0][1]  # segment 1's two references are the same sentence
-    cases: list[tuple] = [
-        (streams(n, k),), (streams(k, n),), (streams(k, k),), (streams(1, n),),
-        (streams(k, 1),), (same,), (streams(rng.randint(2, 3), rng.randint(200, 300)),),
-    ]
-    cases += [(streams(rng.randint(1, 4), rng.randint(1, 5)),) for _ in range(2)]
-    return cases
+    if not (isinstance(got, dict) and set(got) == {"candidates", "streams"}
+            and isinstance(got["candidates"], list) and isinstance(got["streams"], list)
+            and all(_is_text(c) for c in got["candidates"])
+            and all(isinstance(s, list) and all(_is_text(x) for x in s) for s in got["streams"])):
+        return False, (f"{_show(got)}：不是含 candidates（字符串列表）和 streams（字符串列表的列表）"
+                       "的 dict")
+    cands, streams = got["candidates"], got["streams"]
+    n = len(cands)
+    shape = [len(s) for s in streams]
+    if not (2 <= n <= MAX_SQUARE and len(streams) == n and set(shape) == {n}):
+        return False, (f"{n} 句候选、{len(streams)} 个参考流（每个 {shape} 句）：要 n 句候选、"
+                       f"n 个参考流、每个 n 句，2 ≤ n ≤ {MAX_SQUARE}，形状才看不出排错")
+    right = corpus_bleu(cands, [list(seg) for seg in zip(*streams, strict=True)]).score
+    wrong = corpus_bleu(cands, [list(stream) for stream in streams]).score
+    return wrong > right + 1e-9, (f"排对 (right layout) BLEU {100 * right:.2f}，"
+                                  f"排错 (per-segment lists given to sacrebleu) {100 * wrong:.2f}")
 
 
 # --- 8.2 (issue 13): the forensics lab, judged by re-scoring with sacrebleu ---------------
@@ -133,13 +117,11 @@ def _is_text(value: object) -> bool:
 
 
 EXERCISES = (
-    Exercise("8.1", "参考译文的两种排列 my_per_segment", _per_segment, (
-        ([["a1", "b1", "c1"], ["a2", "b2", "c2"]],), ([["only"]],),
-        ([["x1", "y1"], ["x2", "y2"], ["x3", "y3"]],),
-    ), hint="sacrebleu 的 refs[k][i] 是第 k 个参考流的第 i 句；要得到 out[i][k]：一个 list，"
-            "每个句段的参考是一个 list（tuple 也可以，例如 list(zip(*refs))）。",
-        judge=_judge_per_segment, forbidden=("bleu_lesson.core.bleu.references_from_streams",),
-        generate=_hidden, building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
+    Exercise("8.1", "看不出来的排错 my_flattering_layout", None, ((),), judge=_judge_flattering,
+             extra={"expect": "返回 {\"candidates\": [...], \"streams\": [[...], ...]}：n 句候选、"
+                              "n 个参考流（2 ≤ n ≤ 4），把按句子排的列表交给 sacrebleu 时分数比排对时"
+                              "严格更高"},
+             hint="排错时，第 i 句拿到的参考是第 i 个参考流里的所有句子；让候选去匹配它们。"),
     Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
              extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
                               "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},

@@ -1,0 +1,206 @@
+"""Chapters 07-08's construction exercises reject the answers a learner would really give.
+
+7.1 asks for a test set of 2-4 segments (one reference each) on which corpus BLEU ranks
+system A above B while the mean of sentence BLEU ranks B above A (sacrebleu's defaults).
+8.1 asks for n candidates and n reference streams (2 <= n <= 4) on which handing sacrebleu
+the per-segment lists by mistake gives a higher corpus BLEU than the right layout.
+Each wrong answer below is what a learner builds under a rule the course also teaches, or
+by a slip; each must fail the notebook's ``check`` and every grader draw (as in
+tests/test_exercise_variants.py). The numbers that decide each one are recomputed here
+with sacrebleu itself, not with the library that judges.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_exercise_variants import SEEDS, hidden_rejects
+from test_sandbox_judge import _verdict
+
+from bleu_lesson.data.datasets import TOY_CORPUS
+from bleu_lesson.teaching import exercises
+
+sacrebleu = pytest.importorskip("sacrebleu")
+
+LONG = "The committee will publish its final report on the new railway next spring."
+REFS = ["Thank you!", LONG]
+# A translates the long segment perfectly and the short one wrongly; B the other way round
+RIGHT = {"references": REFS, "A": ["Hello there.", LONG],
+         "B": ["Thank you!", "The board is going to release a report about a railway in spring."]}
+
+
+def _toy(fixed: int) -> list[str]:
+    """`weak` with one segment replaced by `good`'s (the chapter's experiment in 6.2)."""
+    hyps = list(TOY_CORPUS.systems["weak"])
+    hyps[fixed] = TOY_CORPUS.systems["good"][fixed]
+    return hyps
+
+
+WRONG = {
+    # the two numbers confused: B wins corpus BLEU, A wins the mean
+    "roles swapped": {**RIGHT, "A": RIGHT["B"], "B": RIGHT["A"]},
+    # both numbers rank A first: the same ranking, not opposite ones
+    "same ranking": {**RIGHT, "B": ["Hello there.", "A report is coming."]},
+    # the same outputs for both systems: equal on both numbers, not strictly ordered
+    "a tie": {**RIGHT, "B": list(RIGHT["A"])},
+    # segments of equal length weigh the same in both numbers: no reversal possible here
+    "segments of equal length": {
+        "references": ["the cat sat on the mat", "a dog ran in the park"],
+        "A": ["the cat sat on the mat", "a cat ran in a park"],
+        "B": ["the cat sat on a mat", "a dog ran in the park"]},
+    # the chapter's own experiment copied: ten segments, not a test set of at most four
+    "the toy corpus copied": {"references": list(TOY_CORPUS.references["A"]),
+                              "A": _toy(8), "B": _toy(7)},
+    # one segment: the two numbers are the same kind of thing on it
+    "one segment": {"references": [LONG], "A": [LONG], "B": ["A report is coming."]},
+    "lists of different lengths": {**RIGHT, "B": RIGHT["B"][:1]},
+    "an empty translation": {**RIGHT, "A": ["", LONG]},
+    "a string, not a list": {**RIGHT, "A": " ".join(RIGHT["A"])},
+    "the numbers, not the test set": {"A": 0.9, "B": 0.1},
+}
+
+
+def _numbers(answer: dict) -> tuple[float, float, float, float]:
+    """(corpus A, corpus B, mean sentence A, mean sentence B), by sacrebleu."""
+    refs = answer["references"]
+
+    def mean(hyps):
+        return sum(sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)) / len(refs)
+
+    return (sacrebleu.corpus_bleu(answer["A"], [refs]).score,
+            sacrebleu.corpus_bleu(answer["B"], [refs]).score, mean(answer["A"]), mean(answer["B"]))
+
+
+def test_the_right_answer_reverses_the_ranking_by_sacrebleu():
+    corpus_a, corpus_b, mean_a, mean_b = _numbers(RIGHT)
+    assert corpus_a > corpus_b and mean_b > mean_a
+    assert exercises.run("7.1", lambda: RIGHT).status == "pass"
+    ex = exercises.EXERCISES["7.1"]
+    assert not any(hidden_rejects(ex, lambda: RIGHT, random.Random(seed)) for seed in SEEDS)
+
+
+@pytest.mark.parametrize("name", ["roles swapped", "same ranking", "a tie",
+                                  "segments of equal length"])
+def test_each_well_formed_wrong_answer_fails_on_sacrebleus_numbers(name):
+    """What makes these wrong is the numbers, so sacrebleu must see no reversal either."""
+    corpus_a, corpus_b, mean_a, mean_b = _numbers(WRONG[name])
+    assert not (corpus_a > corpus_b and mean_b > mean_a)
+
+
+def test_the_copied_toy_corpus_does_reverse_but_is_too_long():
+    """The chapter's experiment (weak with #9 fixed vs weak with #8 fixed) reverses the
+    ranking with both references; copied, it is refused for its length."""
+    both = {"references": None, "A": _toy(8), "B": _toy(7)}
+    streams = TOY_CORPUS.reference_streams("both")
+    corpus = [sacrebleu.corpus_bleu(both[k], streams).score for k in "AB"]
+    mean = [sum(sacrebleu.sentence_bleu(h, list(r)).score
+                for h, r in zip(both[k], zip(*streams))) for k in "AB"]
+    assert corpus[0] > corpus[1] and mean[1] > mean[0]
+    answer = WRONG["the toy corpus copied"]
+    assert len(answer["references"]) == 10
+    result = exercises.run("7.1", lambda: answer)
+    assert result.status == "fail" and "2 到 4 句" in result.detail
+
+
+@pytest.mark.parametrize("name", list(WRONG))
+def test_wrong_answer_fails_the_notebook_check(name):
+    for seed in range(3):
+        result = exercises.run("7.1", lambda: WRONG[name], random.Random(seed))
+        assert result.status in ("fail", "error"), (name, seed)
+
+
+@pytest.mark.parametrize("name", list(WRONG))
+def test_wrong_answer_fails_the_grader(name):
+    """``bleu-lesson check``'s path: the answer's value crosses from the learner's kernel
+    (judge.CHILD_SOURCE) and the trusted judge decides, for every draw of hidden cases."""
+    ex = exercises.EXERCISES["7.1"]
+    # no input, so no hidden cases: every draw is the same single judgement
+    assert all(ex.hidden_cases(random.Random(seed)) == [] for seed in SEEDS)
+    assert _verdict("7.1", lambda: WRONG[name]).status in ("fail", "error")
+
+
+def test_the_right_answer_passes_the_grader():
+    assert _verdict("7.1", lambda: RIGHT).status == "pass"
+
+
+def test_a_failure_does_not_show_a_right_answer():
+    """The judge's detail names the learner's own four numbers and what is required,
+    never a test set that would pass."""
+    result = exercises.run("7.1", lambda: WRONG["roles swapped"])
+    assert result.status == "fail"
+    assert "Hello there" not in result.detail.split("得到 (got)")[1]
+    assert "committee" not in result.detail
+
+
+# --- 8.1: a square test set whose reference-layout error raises corpus BLEU ---------------
+
+def _transpose(streams):
+    return [list(seg) for seg in zip(*streams)]
+
+
+FLATTERING = {"candidates": ["a dog ran in the park", "the cat sat on the mat"],
+              "streams": [["the cat sat on the mat", "a dog ran in the park"],
+                          ["the cat lay on the rug", "a dog ran in a park"]]}
+# the chapter's own example of section 5: three segments, two streams (the error shows)
+LAYOUT_CANDIDATES = ["The cat is on the mat.", "There is a dog in the garden.",
+                     "It is raining today."]
+LAYOUT_STREAMS = [["The cat is sitting on the mat.", "A dog is in the garden.", "It rains today."],
+                  ["A cat is on the mat.", "There is a dog in the yard.", "Today it is raining."]]
+
+WRONG_8_1 = {
+    # built in the per-segment layout and returned as if it were streams: the error lowers BLEU
+    "layouts swapped": {**FLATTERING, "streams": _transpose(FLATTERING["streams"])},
+    # candidates that match their own references: the error can only take matches away
+    "honest candidates": {"candidates": ["the cat sat on the mat", "a dog ran in the park"],
+                          "streams": FLATTERING["streams"]},
+    # every stream the same list: both readings hand each segment the same sentences
+    "a tie": {"candidates": ["the cat sat on the mat", "a dog ran in the park"],
+              "streams": [["the cat sat on the mat", "a dog ran in the park"]] * 2},
+    # the chapter's example: not square (sacrebleu scores 67.13 < 81.50 and the shape shows it)
+    "the chapter's example": {"candidates": LAYOUT_CANDIDATES, "streams": LAYOUT_STREAMS},
+    # square in the number of streams but not in their length
+    "streams of another length": {
+        "candidates": FLATTERING["candidates"],
+        "streams": [s + ["one more line"] for s in FLATTERING["streams"]]},
+    "one segment": {"candidates": ["a b c d"], "streams": [["a b c d"]]},
+    "an empty reference": {**FLATTERING, "streams": [["", "a dog ran in the park"],
+                                                     FLATTERING["streams"][1]]},
+    "per-segment tuples": {**FLATTERING, "streams": [tuple(s) for s in FLATTERING["streams"]]},
+    "the two scores, not the test set": {"right": 4.83, "wrong": 61.80},
+}
+
+
+def _sacrebleu_layouts(answer):
+    """(right, wrong) corpus BLEU by sacrebleu: streams as given, and the per-segment lists
+    handed to it by mistake."""
+    cands, streams = answer["candidates"], answer["streams"]
+    return (sacrebleu.corpus_bleu(cands, streams).score,
+            sacrebleu.corpus_bleu(cands, _transpose(streams)).score)
+
+
+def test_8_1_right_answer_is_flattered_by_sacrebleus_own_mistake():
+    right, wrong = _sacrebleu_layouts(FLATTERING)
+    assert wrong > right
+    assert exercises.run("8.1", lambda: FLATTERING).status == "pass"
+    assert _verdict("8.1", lambda: FLATTERING).status == "pass"
+
+
+@pytest.mark.parametrize("name", ["layouts swapped", "honest candidates", "a tie",
+                                  "the chapter's example"])
+def test_8_1_each_well_formed_wrong_answer_is_not_flattered_by_sacrebleu(name):
+    right, wrong = _sacrebleu_layouts(WRONG_8_1[name])
+    assert not wrong > right
+
+
+@pytest.mark.parametrize("name", list(WRONG_8_1))
+def test_8_1_wrong_answer_fails_the_notebook_check_and_the_grader(name):
+    ex = exercises.EXERCISES["8.1"]
+    assert all(ex.hidden_cases(random.Random(seed)) == [] for seed in SEEDS)
+    assert exercises.run("8.1", lambda: WRONG_8_1[name]).status in ("fail", "error")
+    assert _verdict("8.1", lambda: WRONG_8_1[name]).status in ("fail", "error")
+
+
+def test_8_1_a_failure_does_not_show_a_right_answer():
+    result = exercises.run("8.1", lambda: WRONG_8_1["honest candidates"])
+    assert result.status == "fail" and "a dog ran" not in result.detail.split("得到 (got)")[1]
