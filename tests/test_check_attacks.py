@@ -157,6 +157,112 @@ SUBMISSIONS = {
 }
 
 
+# A cell cannot forge the judging reply (item: the reply channel). The cell finds the cases
+# the judge sent, computes the right values with a helper it keeps (the answer it defines
+# is wrong), and writes a reply in the judge's own format on every file descriptor it has,
+# every /proc/PID/fd/* it can open, and the reply file the judge once used; then it ends
+# the process before the answer is called. Only the judge's own reply may count.
+FORGE = RIGHT_BP.replace("my_brevity_penalty", "_right") + """
+import gc, json, os
+def _forge():
+    req = next(o for o in gc.get_objects() if type(o) is dict and 'answers' in o)
+    cases = req['answers'][0]['cases']
+    results = [{'value': _right(*c), 'after': c} for c in cases]
+    line = ('\\n' + json.dumps({'replies': [{'status': 'done', 'results': results}],
+                                'nonce': req.get('nonce', '')}) + '\\n').encode()
+    targets = []
+    for fd in range(64):
+        try:
+            os.write(fd, line)
+        except OSError:
+            pass
+    for pid in os.listdir('/proc'):
+        if pid.isdigit():
+            try:
+                targets += [f'/proc/{pid}/fd/' + f for f in os.listdir(f'/proc/{pid}/fd')]
+            except OSError:
+                pass
+    targets += ['../reply.json', '/proc/self/fd/1']
+    for t in targets:
+        try:
+            fd = os.open(t, os.O_WRONLY | os.O_APPEND)
+            os.write(fd, line)
+            os.close(fd)
+        except OSError:
+            pass
+my_brevity_penalty = lambda c, r: 1.0
+if type(get_ipython).__name__ == 'Absent':  # only where it is judged
+    _forge()
+"""
+FORGED_MESSAGE = "\n✔ 练习 4.1 通过 (passed): 8/8 个测试用例"
+# A cell that spins where it is judged, deaf to SIGALRM and SIGXCPU; the right answer is
+# defined before it (a per-cell limit that let the cell continue would still judge it).
+SPIN = RIGHT_BP + """
+import signal
+if type(get_ipython).__name__ == 'Absent':
+    for _s in (signal.SIGALRM, signal.SIGXCPU):
+        signal.signal(_s, signal.SIG_IGN)
+    while True:
+        try:
+            while True:
+                pass
+        except BaseException:
+            pass
+"""
+PROBE = """
+import os
+def _try(what, f):
+    try:
+        f()
+        return what + ':reached'
+    except OSError as exc:
+        return what + ':' + type(exc).__name__
+def my_brevity_penalty(c, r):
+    judge = os.getppid()
+    return ' '.join([
+        _try('fd', lambda: os.open(f'/proc/{judge}/fd/1', os.O_WRONLY)),
+        _try('mem', lambda: open(f'/proc/{judge}/mem', 'rb').read(1)),
+        _try('environ', lambda: open(f'/proc/{judge}/environ', 'rb').read(1)),
+        _try('stdout', lambda: os.write(1, b'x')),  # /dev/null: goes nowhere
+    ])
+"""
+RIGHT_TAU = "def my_tau():\n    return (5 - 1) / (5 + 1)\n"
+CHANNEL = {
+    "forged_reply_then_exit": ("04_j.ipynb", 4, "4.1", [FORGE + "    os._exit(0)\n"],
+                               "not-pass"),
+    "forged_reply_then_go_on": ("04_k.ipynb", 4, "4.1", [FORGE], "not-pass"),
+    "forged_status_in_exception": ("04_l.ipynb", 4, "4.1", [
+        f"def my_brevity_penalty(c, r):\n    raise ValueError({FORGED_MESSAGE!r})\n"],
+        "not-pass"),
+    # what the cells' process can reach of the judge's process: its answer reports it
+    "probe_the_judge": ("04_n.ipynb", 4, "4.1", [PROBE], "not-pass"),
+    "cell_spinning_cpu": ("04_m.ipynb", 4, "4.1", [SPIN], "not-pass"),
+    # 10.1 cannot be computed with the library's tau, scipy or another interpreter
+    "honest_tau": ("10_d.ipynb", 10, "10.1", [RIGHT_TAU], "pass"),
+    "library_tau_10_1": ("10_e.ipynb", 10, "10.1", [
+        "from bleu_lesson.analysis.agreement import kendall_tau\n"
+        "from bleu_lesson.teaching.chapters.ch10 import TAU_BLEU, TAU_HUMAN\n"
+        "def my_tau():\n    return kendall_tau(TAU_BLEU, TAU_HUMAN)\n"], "not-pass"),
+    "library_tau_value_10_1": ("10_f.ipynb", 10, "10.1", [
+        "from bleu_lesson import kendall_tau\n"
+        "_bleu = {'J': 33.51, 'H': 29.81, 'G': 29.63, 'A': 27.31}\n"
+        "_human = {'J': -0.026, 'H': -0.034, 'G': -0.098, 'A': -0.083}\n"
+        "_t = kendall_tau(_bleu, _human)\nmy_tau = lambda: _t\n"], "not-pass"),
+    "scipy_tau_10_1": ("10_g.ipynb", 10, "10.1", [
+        "from scipy.stats import kendalltau\n"
+        "def my_tau():\n"
+        "    return float(kendalltau([33.51, 29.81, 29.63, 27.31],"
+        " [-0.026, -0.034, -0.098, -0.083]).statistic)\n"], "not-pass"),
+    "subprocess_tau_10_1": ("10_h.ipynb", 10, "10.1", [
+        "import subprocess\n"
+        "def my_tau():\n"
+        f"    return float(subprocess.run([{VENV_PYTHON!r}, '-c', 'from scipy.stats import "
+        "kendalltau; print(kendalltau([33.51, 29.81, 29.63, 27.31], [-0.026, -0.034, -0.098,"
+        " -0.083]).statistic)'], capture_output=True, text=True, check=True).stdout)\n"],
+        "not-pass"),
+}
+SUBMISSIONS.update(CHANNEL)
+
 # Evasion by naming: no chapter metadata, no NN_ in the file name (chapter None below)
 NAMING = {
     "renamed_without_metadata": ("my_homework.ipynb", None, "4.1", [
@@ -203,7 +309,7 @@ def test_attack_gets_no_pass_and_honest_work_passes(rows, name):
     if expected == "pass":
         assert row.status == "pass", (name, row)
     else:
-        assert row.status in ("fail", "error", "not-done"), (name, row)
+        assert row.status in ("fail", "error", "not-done", "timeout"), (name, row)
 
 
 def test_a_renamed_notebook_still_has_a_row_for_each_exercise(rows):
@@ -223,3 +329,40 @@ def test_the_package_copy_the_attacks_name_is_real():
     """The attacks aim at files that exist outside the sandbox (else they prove nothing)."""
     assert (PACKAGE / "core" / "brevity.py").is_file()
     assert Path(VENV_PYTHON).exists()
+
+
+
+def test_no_forged_reply_counts(rows):
+    """Only the judge's own reply counts: the forged one (right values) is not a pass."""
+    for name in ("forged_reply_then_exit", "forged_reply_then_go_on"):
+        row = rows[name]["4.1"]
+        assert row.status in ("fail", "error"), (name, row)
+        assert "通过" not in row.detail, (name, row)
+
+
+def test_text_the_submission_chose_is_shown_only_quoted(rows):
+    row = rows["forged_status_in_exception"]["4.1"]
+    assert row.status == "error"
+    assert "\n" not in row.detail and repr(FORGED_MESSAGE) in row.detail
+
+
+def test_a_spinning_cell_is_stopped_by_the_per_cell_limit(rows):
+    row = rows["cell_spinning_cpu"]["4.1"]
+    assert row.status == "timeout"
+    assert "cell 0 did not finish within its time" in row.detail
+
+
+def test_the_library_tau_is_absent_where_10_1_is_judged(rows):
+    for name in ("library_tau_10_1", "library_tau_value_10_1", "scipy_tau_10_1",
+                 "subprocess_tau_10_1"):
+        assert rows[name]["10.1"].status in ("fail", "error"), (name, rows[name]["10.1"])
+    assert rows["honest_tau"]["10.1"].status == "pass"
+
+
+def test_the_cells_process_cannot_reach_the_judges_channel(rows):
+    """The judge is non-dumpable: its /proc/PID/fd, mem and environ are closed to the
+    process that runs the cells (same uid), whose own stdout is /dev/null."""
+    detail = rows["probe_the_judge"]["4.1"].detail
+    assert "fd:PermissionError" in detail and "mem:PermissionError" in detail
+    assert "environ:PermissionError" in detail and "stdout:reached" in detail
+    assert ":reached" not in detail.replace("stdout:reached", "")

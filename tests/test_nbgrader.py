@@ -123,6 +123,21 @@ if c == 0:
     return 0.0
 return math.exp(1 - r / c)"""
 WRONG_CLOSEST = "return ref_lens[-1]"  # (6, [5, 7]): 7, not 5
+#: answers that get points from autograde, which runs them in the learner's kernel: the
+#: library's own function, and a patched judge: (body of my_brevity_penalty, code the
+#: student adds at the top level of that answer cell)
+BORROW_CLOSEST = ("from bleu_lesson.core.brevity import closest_ref_length\n"
+                  "return closest_ref_length(c, ref_lens)")
+PATCH_RUN = ("import bleu_lesson.teaching.exercises as _e\n"
+             "_e.run = lambda i, a, rng=None: _e.CheckResult(i, 'pass', '')\n")
+IN_KERNEL = {
+    # the reference itself, imported: visible and hidden tests pass (2 of 2)
+    "borrow": ("from bleu_lesson import brevity_penalty\nreturn brevity_penalty(c, r)", ""),
+    # the visible check's run() replaced: the hidden test (its own verdict) still fails it
+    "patch_run": ("return 0.5", PATCH_RUN),
+    # run() and verdict() replaced: both pass, though both answers are wrong
+    "patch_both": ("return 0.5", PATCH_RUN + "_e.verdict = lambda *a, **k: (True, '')\n"),
+}
 
 
 def _nbgrader(course_dir: Path, *args: str) -> None:
@@ -158,11 +173,12 @@ def graded(tmp_path_factory):
     pytest.importorskip("nbgrader")
     course_dir = tmp_path_factory.mktemp("nbgrader_course")
     shutil.copyfile(TOOLS / "nbgrader_config.py", course_dir / "nbgrader_config.py")
-    (course_dir / "source" / "ch04").mkdir(parents=True)
-    shutil.copyfile(CHAPTER, course_dir / "source" / "ch04" / CHAPTER.name)
-    (course_dir / "source" / "all").mkdir()  # every chapter, only for the comparison
-    for path in CHAPTERS:
-        shutil.copyfile(path, course_dir / "source" / "all" / path.name)
+    # the source copies carry hidden tests (tools/nbgrader_source.py writes them)
+    for folder, paths in (("ch04", [CHAPTER]), ("all", CHAPTERS)):  # all: for comparison
+        done = subprocess.run([sys.executable, str(TOOLS / "nbgrader_source.py"),
+                               str(course_dir / "source" / folder), *map(str, paths)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
     _nbgrader(course_dir, "generate_assignment", "all", "--force")
     _nbgrader(course_dir, "generate_assignment", "ch04", "--force")
     release = load(course_dir / "release" / "ch04" / CHAPTER.name)
@@ -178,13 +194,21 @@ def graded(tmp_path_factory):
         if CHECK_CALL.search(source(cell)):
             cell["source"] = "print('✔ 通过')"
     _submit(course_dir, "cheat", cheat)
+    for name, (body, top) in IN_KERNEL.items():  # what the in-kernel route cannot protect
+        nb = copy.deepcopy(release)
+        _answer(nb, "my_brevity_penalty", body)
+        cell = next(c for c in nb["cells"] if "def my_brevity_penalty(" in source(c))
+        cell["source"] = source(cell) + "\n" + top
+        _answer(nb, "my_closest_ref_length", BORROW_CLOSEST if name == "borrow" else
+                WRONG_CLOSEST)
+        _submit(course_dir, name, nb)
     _nbgrader(course_dir, "autograde", "ch04", "--create")
 
     from nbgrader.api import Gradebook
 
     scores = {}
     with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gb:
-        for student in ("right", "untouched", "half", "cheat"):
+        for student in ("right", "untouched", "half", "cheat", *IN_KERNEL):
             sub = gb.find_submission_notebook(CHAPTER.stem, "ch04", student)
             scores[student] = (sub.score, sub.max_score,
                                {g.name: g.score for g in sub.grades})
@@ -216,3 +240,39 @@ def test_autograde_gives_points_only_for_right_answers(graded):
     assert scores["untouched"] == (0.0, 2.0, {"check_4_1": 0.0, "check_4_2": 0.0})
     assert scores["half"] == (1.0, 2.0, {"check_4_1": 1.0, "check_4_2": 0.0})
     assert scores["cheat"][0] == 0.0  # locked check cells are put back before grading
+
+
+def test_the_release_has_no_hidden_test_and_autograde_runs_it(graded):
+    course_dir, release, _ = graded
+    text = "\n".join(source(c) for c in release["cells"])
+    assert course.HIDDEN_BEGIN not in text and "check_hidden" not in text
+    source_nb = load(course_dir / "source" / "ch04" / CHAPTER.name)
+    hidden = [c for c in source_nb["cells"] if course.HIDDEN_BEGIN in source(c)]
+    assert len(hidden) == 2  # 4.1 and 4.2 both have hidden cases
+    graded_nb = load(course_dir / "autograded" / "half" / "ch04" / CHAPTER.name)
+    assert sum("check_hidden" in source(c) for c in graded_nb["cells"]) == 2
+
+
+def test_what_the_in_kernel_route_cannot_protect(graded):
+    """Measured: autograde runs the answer and its tests in the learner's kernel. The
+    library's own function gets full points; a patched judge gets points; hidden tests
+    catch only a patch of the visible check (docs/instructor.md lists these)."""
+    _, _, scores = graded
+    assert scores["borrow"][0] == 2.0
+    assert scores["patch_run"][2] == {"check_4_1": 0.0, "check_4_2": 0.0}
+    assert scores["patch_both"][2] == {"check_4_1": 1.0, "check_4_2": 1.0}
+
+
+def test_nbgrader_source_keeps_an_existing_file_without_force(tmp_path):
+    tool = [sys.executable, str(TOOLS / "nbgrader_source.py"), str(tmp_path)]
+    assert subprocess.run([*tool, str(CHAPTER)], capture_output=True, timeout=120).returncode == 0
+    target = tmp_path / CHAPTER.name
+    first = target.read_bytes()
+    again = subprocess.run([*tool, str(CHAPTER)], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "--force" in again.stderr
+    assert target.read_bytes() == first  # not overwritten (and its seeds not redrawn)
+    forced = subprocess.run([*tool, str(CHAPTER), "--force"], capture_output=True, timeout=120)
+    assert forced.returncode == 0 and target.read_bytes() != first  # new seeds
+    missing = subprocess.run([*tool, str(tmp_path / "nope.ipynb")], capture_output=True,
+                             text=True, timeout=120)
+    assert missing.returncode == 2 and "no such notebook" in missing.stderr

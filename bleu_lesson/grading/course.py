@@ -219,7 +219,8 @@ def _quiet_widget_reprs(outputs: list) -> None:
 def make_student_copy(nb: dict, name: str = "") -> dict:
     """The student version of a chapter notebook (a new dict; ``nb`` is not changed).
 
-    Solution blocks become stubs and exercise cells lose their outputs; cells tagged
+    Solution blocks become stubs and nbgrader hidden tests are removed (see
+    ``with_hidden_tests``); exercise cells lose their outputs; cells tagged
     ``predict`` lose their outputs too (the output is the answer to the prediction); a
     widget's stored plain-text fallback becomes a short note instead of its Python repr.
     """
@@ -228,6 +229,8 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
         if cell.get("cell_type") != "code":
             continue
         src = _source(cell)
+        if HIDDEN_BEGIN in src:
+            src = cell["source"] = strip_hidden_tests(src)
         if _is_exercise_cell(src):
             cell["source"] = stub_solutions(src)
             cell["outputs"] = []
@@ -242,6 +245,51 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
     if chapter:
         meta["chapter"] = chapter
     return student
+
+
+HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+
+
+def strip_hidden_tests(source: str) -> str:
+    """``source`` without its nbgrader hidden-test regions (markers included).
+
+    >>> strip_hidden_tests("check('4.1', f)\\n### BEGIN HIDDEN TESTS\\nx = 1\\n"
+    ...                    "### END HIDDEN TESTS")
+    "check('4.1', f)"
+    """
+    out, inside = [], False
+    for line in source.split("\n"):
+        if HIDDEN_BEGIN in line:
+            inside = True
+        elif HIDDEN_END in line:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+def with_hidden_tests(nb: dict, seed: Callable[[], int]) -> dict:
+    """A copy of ``nb`` for nbgrader's ``source/`` folder: nbgrader's cell metadata, and in
+    each cell that checks a program-judged exercise with hidden cases (``generate``, no
+    rubric), a hidden test (``### BEGIN HIDDEN TESTS`` ... ``### END HIDDEN TESTS``) that
+    judges the answer on hidden cases drawn from ``seed()``. ``nbgrader
+    generate_assignment`` removes the region from the released copy, ``autograde`` puts
+    it back. Existing hidden regions are replaced; nothing else changes."""
+    out = with_nbgrader_metadata(nb)
+    for cell in out.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        src = strip_hidden_tests(_source(cell))
+        ids = [i for i in dict.fromkeys(_CHECK_CALL.findall(src)) if i in EXERCISES
+               and EXERCISES[i].generate is not None and not EXERCISES[i].rubric]
+        if ids:
+            lines = [HIDDEN_BEGIN, "from bleu_lesson.teaching.exercises import check_hidden"]
+            lines += [f"check_hidden({i!r}, {EXERCISES[i].answer_name}, seed={seed()})"
+                      for i in ids]
+            # the region's lines go; the text before it comes back exactly (nbgrader too)
+            src = src + "\n" + "\n".join([*lines, HIDDEN_END])
+        cell["source"] = src
+    return out
 
 
 def _atomic_write(path: Path, write: Callable[[Any], None], *, newline: str | None = None) -> None:

@@ -88,6 +88,34 @@ def _short(text: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,59}")
+
+
+def _type_name(value: object) -> str:
+    """A type name the judged side sent, shown only when it is a (dotted) identifier."""
+    return value if type(value) is str and _IDENTIFIER.fullmatch(value) else "an object"
+
+
+def _said(value: object, limit: int = 200) -> str:
+    """Text the judged side chose (an exception's message), shown only as the ``repr``
+    of a bounded string: it can never read as the checker's own wording."""
+    text = value if type(value) is str else ""
+    return repr(text[:limit] + ("..." if len(text) > limit else ""))
+
+
+def _cell_errors(errors: object) -> str:
+    """The world's notes on the cells that raised, in the checker's wording."""
+    if type(errors) is not list:
+        return ""
+    out = []
+    for e in errors[:3]:
+        if type(e) is dict and type(e.get("cell")) is int:
+            what = ("did not finish in time" if e.get("type") == "timeout" else
+                    f"{_type_name(e.get('type'))}: {_said(e.get('message'), 120)}")
+            out.append(f"cell {e['cell']}: {what}")
+    return "; ".join(out)
+
+
 def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     """The verdict on exercise ``ex`` from the kernel's ``reply`` (untrusted JSON data)
     to the cases sent; every comparison happens here. An exercise with a ``rubric`` is
@@ -105,31 +133,44 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
         return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
     status = reply["status"]
     if status == "missing":
-        errors = reply.get("errors")
+        errors = _cell_errors(reply.get("errors"))
         why = ""
-        if type(errors) is list and errors and all(type(e) is str for e in errors):
+        if errors:
             blocks = ", ".join(ex.building_blocks) or "none"
             why = (f" where it is judged (only the standard library and the building blocks "
-                   f"bleu_lesson.core.{{{blocks}}} exist there): " + _short("; ".join(errors)))
+                   f"bleu_lesson.core.{{{blocks}}} exist there): " + errors)
         return Verdict(ex.id, "not-done", f"{name} is not defined" + why)
+    if status == "timeout":
+        cell = reply.get("cell")
+        at = f"cell {cell}" if type(cell) is int and cell >= 0 else name
+        return Verdict(ex.id, "timeout", f"where it is judged, {at} did not finish within "
+                                         "its time (CPU and wall clock): it was stopped")
+    if status == "world-gone":
+        return Verdict(ex.id, "error", "the process that runs the answer where it is judged "
+                                       "stopped or sent something that is not a judging "
+                                       "result")
     if status == "not-done":
         return Verdict(ex.id, "not-done", "")
     if status == "not-callable":
         return Verdict(ex.id, "fail", f"需要一个函数 (expected a function), {name} is a "
-                                      f"{_short(reply.get('type'), 60)}")
+                                      f"{_type_name(reply.get('type'))}")
     if status == "library":
-        return Verdict(ex.id, "fail", f"{name} is {_short(reply.get('name'), 120)}: the "
+        lib = reply.get("name")
+        lib = lib if lib in ex.forbidden else "a library function"
+        return Verdict(ex.id, "fail", f"{name} is {lib}: the "
                                       "library's own function, not an answer written for "
                                       "this exercise")
     if ex.kind == "value":
         if status == "unserialisable":
             return Verdict(ex.id, "fail", f"{name} is an object of type "
-                                          f"{_short(reply.get('type'), 60)}, not a plain "
+                                          f"{_type_name(reply.get('type'))}, not a plain "
                                           "value (numbers, strings, lists, tuples)")
+        if status != "value":
+            return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
         try:
             got = decode(reply.get("value"))
         except (ValueError, TypeError, RecursionError) as exc:
-            return Verdict(ex.id, "error", f"the kernel sent back no value: {exc}")
+            return Verdict(ex.id, "fail", f"{name} could not be read as a plain value: {exc}")
         for case in cases:
             ok, detail = verdict(ex, case, got)
             if not ok:
@@ -172,11 +213,12 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
                                       "the function this exercise asks you to write: it is "
                                       "unavailable while your answer is judged")
     if status == "raised":
-        return Verdict(ex.id, "error", f"输入 (input): {shown}; {_short(reply.get('type'), 60)}"
-                                       f": {_short(reply.get('message'), 300)}")
+        return Verdict(ex.id, "error", f"输入 (input): {shown}; your answer raised "
+                                       f"{_type_name(reply.get('type'))}: "
+                                       f"{_said(reply.get('message'))}")
     if status == "unserialisable":
         return Verdict(ex.id, "fail", f"输入 (input): {shown}; the answer returned an object "
-                                      f"of type {_short(reply.get('type'), 60)}, not a plain "
+                                      f"of type {_type_name(reply.get('type'))}, not a plain "
                                       "value (numbers, strings, lists, tuples, dicts, sets)")
     return Verdict(ex.id, "error", f"the kernel's reply has an unknown status "
                                    f"{_short(status, 40)!r}")
@@ -280,7 +322,7 @@ class Submission:
             size = self._log.tell()
             self._log.seek(max(0, size - 2000))
             lines = self._log.read().decode("utf-8", "replace").strip().splitlines()
-            return lines[-1] if lines else "no message"
+            return _said(lines[-1], 150) if lines else "no message"
         except OSError:
             return "no message"
 
@@ -330,7 +372,8 @@ class Submission:
             if kind == "status" and content.get("execution_state") == "idle":
                 idle = True
             elif kind == "error" and not run.error:
-                run.error = _short(f"{content.get('ename')}: {content.get('evalue')}", 300)
+                run.error = (f"{_type_name(content.get('ename'))}: "
+                             f"{_said(content.get('evalue'), 120)}")
             elif kind == "execute_result" and want_result and run.result is None:
                 text = content.get("data", {}).get("text/plain", "")
                 text = "".join(text) if isinstance(text, list) else str(text)
@@ -421,8 +464,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
         sub.close()
     world: dict[str, Any] = {}
     if in_world and not failed:  # the cells the kernel ran (not the one that hung)
-        world = judge_in_world(in_world, nb, {ex.id: [tuple(c) for c in ex.cases] +
-                                              hidden[ex.id] for ex in in_world},
+        world = judge_in_world(in_world, nb, {ex.id: _cases(ex, hidden) for ex in in_world},
                                timeout, limits, kind, before=hung_at if hung else None)
     out = []
     for ex in exercises:
@@ -441,7 +483,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
             v = kernel[ex.id]
         else:
             reply = world[ex.id]
-            cases = [tuple(c) for c in ex.cases] + hidden[ex.id]
+            cases = _cases(ex, hidden)
             if reply.get("status") == "world-failed":
                 status = "timeout" if hung or "did not finish" in str(reply.get("why")) \
                     else "error"
@@ -452,7 +494,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                 v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
                                               f"{hung} hung")
             else:
-                v = judge_exercise(ex, reply, cases, len(hidden[ex.id]))
+                v = judge_exercise(ex, reply, cases, len(cases) - len(ex.cases))
                 if hung:
                     v = Verdict(ex.id, v.status, _join(v.detail, (
                         f"the notebook did not finish within {timeout:g} s in the kernel "
@@ -461,6 +503,13 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
             v = Verdict(v.exercise, v.status, _join(v.detail, first_error))
         out.append(v)
     return out
+
+
+def _cases(ex, hidden: dict[str, list[tuple]]) -> list[tuple]:
+    """The cases ``ex`` is judged on: its fixed ones, and the hidden draw for a function
+    (a "value" answer is judged on the fixed cases only, as in the notebook)."""
+    fixed = [tuple(c) for c in ex.cases]
+    return fixed if ex.kind == "value" else fixed + hidden[ex.id]
 
 
 def _join(detail: str, note: str) -> str:

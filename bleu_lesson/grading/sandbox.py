@@ -16,7 +16,9 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
       package folder (not the repository around it: the instructor's notebooks are not
       visible), the WMT22 data folder the library finds (``$BLEU_LESSON_WMT22_DIR``, else
       the user cache: ``wmt22_folder()``); a private
-      ``/tmp`` (tmpfs); one writable work folder holding a copy of the submission.
+      ``/tmp`` and ``/dev/shm`` (tmpfs of ``TMPFS_SIZE``); one writable work folder, a
+      tmpfs of ``Limits.work_size`` (home, ``TMPDIR`` and the notebook's folder, with a
+      read-only copy of the submission), so every writable mount has a size.
     * as root: the command runs as an unprivileged uid of its own from ``UID_POOL``
       (``setpriv``: uid and gid without passwd entry or process, no supplementary
       groups, no capabilities, ``no_new_privs``), so the process limit of one sandbox
@@ -134,9 +136,13 @@ class Limits:
     processes: int | None = 256           # processes of the sandbox's user (RLIMIT_NPROC)
     file_size: int | None = 256 * 1024 ** 2  # largest file written (RLIMIT_FSIZE)
     open_files: int | None = 1024         # RLIMIT_NOFILE
+    #: bytes the work folder (home, TMPDIR, the notebook's folder) may hold in all: under
+    #: bubblewrap it is a tmpfs of this size, so writing past it fails with ENOSPC
+    work_size: int | None = 256 * 1024 ** 2
 
     def __post_init__(self) -> None:
-        for name in ("memory", "cpu_seconds", "processes", "file_size", "open_files"):
+        for name in ("memory", "cpu_seconds", "processes", "file_size", "open_files",
+                     "work_size"):
             value = getattr(self, name)
             if value is not None and (type(value) is not int or value <= 0):
                 raise ValueError(f"Limits.{name} must be a positive int or None, "
@@ -319,7 +325,8 @@ class Sandbox:
     """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
 
     ``workdir`` is the only writable folder (besides a private ``/tmp``); ``home`` and
-    ``tmp`` are inside it. Use as a context manager to be sure it is cleaned up.
+    ``tmp`` are inside it (under bubblewrap, inside the sandbox, a tmpfs of
+    ``Limits.work_size`` bytes). Use as a context manager to be sure it is cleaned up.
     """
 
     def __init__(self, limits: Limits | None = None, *, kind: str | None = None,
@@ -394,7 +401,6 @@ class Sandbox:
         if self.data is not None:
             binds += [(p, "--ro-bind") for p in _data_paths(self.data)]
         binds += [(p, "--ro-bind") for p in self.readable]
-        binds.append((self.workdir, "--bind"))
         made: set[Path] = {Path("/"), Path("/tmp")}
         for path, how in binds:
             if how == "--ro-bind" and any(_within(path, s) for s in system):
@@ -406,9 +412,33 @@ class Sandbox:
                 made.add(parent)
             args += [how, str(path), str(path)]
             made.add(path)
+        args += self._work_mounts(made)
         if self.bare:
             for hidden in _package_folders():
                 args += ["--size", str(1024 ** 2), "--tmpfs", str(hidden)]
+        return args
+
+    def _work_mounts(self, made: set[Path]) -> list[str]:
+        """The work folder inside the sandbox: a tmpfs of ``Limits.work_size`` bytes (no
+        size: the host's folder itself) holding ``home``, ``tmp`` and ``nb``, with the
+        checker's files put there before the start bound read-only on top, and the
+        sockets' folder bound from the host (the checker connects to them)."""
+        args: list[str] = []
+        for parent in reversed(self.workdir.parents):
+            if parent not in made:
+                args += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+        if self.limits.work_size is None:
+            return [*args, "--bind", str(self.workdir), str(self.workdir)]
+        args += ["--perms", "0755", "--size", str(self.limits.work_size), "--tmpfs",
+                 str(self.workdir)]
+        for d in (self.home, self.tmp, self.nbdir):
+            args += ["--perms", "1777", "--dir", str(d)]
+        args += ["--bind", str(self.ipcdir), str(self.ipcdir)]
+        for folder in (self.workdir, self.nbdir):
+            for f in sorted(folder.iterdir()):
+                if f.is_file() and not f.is_symlink():
+                    args += ["--ro-bind", str(f), str(f)]
         return args
 
     def command(self, argv: list[str]) -> list[str]:

@@ -15,19 +15,23 @@ in a sandbox whose file system holds
   reference, the chapters (and their private helpers), the analysis modules, the
   repository and the virtual environment are not there: physically absent, not stubbed.
 
-The child runs the submission's code cells there (what fails, fails), calls the answer on
-the cases and sends back plain values; the checker decodes them with bounds
-(``wire.decode``) and compares them in its own process, as for the kernel. It may not
-start a process (``RLIMIT_NPROC`` of 1 for its own uid), and its output goes to a file of
-bounded size. Only the bubblewrap backend hides the host's files: under ``unshare`` the
-package, the virtual environment and the package folders are covered but other copies of
-the library elsewhere on the host are in reach, and under ``none`` everything is.
+The child runs the submission's code cells there in a worker process (what fails,
+fails), calls the answer on the cases and sends back plain values; the checker decodes
+them with bounds (``wire.decode``) and compares them in its own process, as for the
+kernel. The worker holds no channel to the checker and never sees the per-run nonce the
+one reply must carry (see ``world_child``); each cell has its own CPU and wall-clock
+limit. Neither may start another process (``RLIMIT_NPROC`` of 2 for their own uid), and
+the request and reply go through pipes (no file of the sandbox's writable folder).
+Only the bubblewrap backend hides the host's files: under ``unshare`` the package, the
+virtual environment and the package folders are covered but other copies of the library
+elsewhere on the host are in reach, and under ``none`` everything is.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -105,10 +109,10 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
               if all(b in ex.building_blocks for ex in exercises)]
     request = json.dumps({
         "cells": _code_cells(nb, before),
-        "answers": [{"name": ex.answer_name, "cases": [encode(list(c)) for c in cases[ex.id]]}
-                    for ex in exercises],
+        "answers": [{"name": ex.answer_name, "kind": ex.kind,
+                     "cases": [encode(list(c)) for c in cases[ex.id]]} for ex in exercises],
         "cell_seconds": max(1, int(min(10, timeout / 2)))})
-    limits = replace(limits or Limits(), cpu_seconds=int(timeout) + 5, processes=1,
+    limits = replace(limits or Limits(), cpu_seconds=int(timeout) + 5, processes=2,
                      file_size=MAX_WORLD_REPLY, open_files=64)
     why = _run_child(blocks, request, timeout, limits, kind)
     if isinstance(why, str):
@@ -122,45 +126,105 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
 
 def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
                kind: str | None) -> dict | str:
-    """The child's reply (a dict), or why there is none (a string)."""
+    """The child's reply (a dict), or why there is none (a string).
+
+    The request goes in on a pipe and the reply comes back on another (no file in the
+    sandbox's writable folder holds either). The request carries a nonce made here; the
+    child reads it only after it has started the worker that runs the cells (and made
+    itself non-dumpable), so no cell ever sees it. The reply must be exactly one line,
+    a JSON object carrying that nonce: anything else on the channel is no reply."""
     if closing():
         return "the check was interrupted"
+    nonce = secrets.token_hex(16)
+    data = json.loads(request)
+    data["nonce"] = nonce
+    payload = json.dumps(data).encode("utf-8")
     world = Path(tempfile.mkdtemp(prefix="bleu-lesson-world-"))
     try:
         os.chmod(world, 0o755)
         build_world(blocks, world / "w")
         box = Sandbox(limits, kind=kind, readable=(world / "w",), bare=True)
         try:
-            reply_path = box.workdir / "reply.json"
-            request_path = box.workdir / "request.json"
-            request_path.write_text(request, encoding="utf-8")
             python = os.path.realpath(sys.executable)
             child = str((world / "w" / "world_child.py").resolve())
-            with open(reply_path, "wb") as out, open(request_path, "rb") as inp:
-                proc = subprocess.Popen(box.command([python, "-I", "-S", "-B", child]),
-                                        env=box.environment(), cwd=box.nbdir, stdin=inp,
-                                        stdout=out, stderr=subprocess.DEVNULL,
-                                        start_new_session=True)
-                box.proc = proc
-                t_end = time.monotonic() + timeout
-                while proc.poll() is None and time.monotonic() < t_end:
-                    time.sleep(0.02)
-                if proc.poll() is None:
-                    box.kill()
-                    return f"judging did not finish within {timeout:g} s"
-            with open(reply_path, "rb") as f:
-                text = f.read(MAX_WORLD_REPLY + 1)
+            proc = subprocess.Popen(box.command([python, "-I", "-S", "-B", child]),
+                                    env=box.environment(), cwd=box.nbdir,
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            box.proc = proc
+            text = _exchange(proc, payload, time.monotonic() + timeout)
+            if text is None:
+                box.kill()
+                return f"judging did not finish within {timeout:g} s"
         finally:
             box.close()
     finally:
         shutil.rmtree(world, ignore_errors=True)
     if len(text) > MAX_WORLD_REPLY:
         return "the judging reply is too large"
-    lines = text.decode("utf-8", "replace").strip().splitlines()
+    lines = text.decode("utf-8", "replace").splitlines()
     if not lines:
         return "judging sent no reply"
+    if len(lines) != 1:
+        return "the judging channel carried more than the judge's one reply"
     try:
-        reply = json.loads(lines[-1])
+        reply = json.loads(lines[0])
     except (ValueError, RecursionError):
         return "the judging reply is not JSON"
-    return reply if isinstance(reply, dict) else "the judging reply is not a JSON object"
+    if not isinstance(reply, dict):
+        return "the judging reply is not a JSON object"
+    if reply.get("nonce") != nonce:
+        return "the judging reply is not the judge's (wrong nonce)"
+    if "error" in reply and not reply.get("replies"):
+        return f"judging failed: {str(reply['error'])[:100]}"
+    return reply
+
+
+def _exchange(proc: subprocess.Popen, payload: bytes, t_end: float) -> bytes | None:
+    """Write ``payload`` to the child's stdin and read its stdout (at most
+    ``MAX_WORLD_REPLY + 1`` bytes) until it exits; ``None`` if ``t_end`` passes first."""
+    import selectors
+
+    assert proc.stdin is not None and proc.stdout is not None
+    out = bytearray()
+    sel = selectors.DefaultSelector()
+    os.set_blocking(proc.stdin.fileno(), False)
+    sel.register(proc.stdin, selectors.EVENT_WRITE)
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    sent = 0
+    try:
+        while sel.get_map():
+            left = t_end - time.monotonic()
+            if left <= 0 or closing():
+                return None
+            for key, _ in sel.select(min(left, 0.5)):
+                if key.fileobj is proc.stdin:
+                    try:
+                        sent += os.write(proc.stdin.fileno(), payload[sent:sent + 65536])
+                    except BlockingIOError:
+                        pass
+                    except BrokenPipeError:  # the child is gone: its reply says why
+                        sent = len(payload)
+                    if sent >= len(payload):
+                        sel.unregister(proc.stdin)
+                        proc.stdin.close()
+                else:
+                    part = os.read(proc.stdout.fileno(), 65536)
+                    if not part:
+                        sel.unregister(proc.stdout)
+                        continue
+                    out += part
+                    if len(out) > MAX_WORLD_REPLY:
+                        return bytes(out)
+        while proc.poll() is None:
+            if time.monotonic() >= t_end:
+                return None
+            time.sleep(0.02)
+        return bytes(out)
+    finally:
+        sel.close()
+        for f in (proc.stdin, proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass

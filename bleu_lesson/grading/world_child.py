@@ -10,11 +10,21 @@ libraries a chapter shows (widgets, plots, sacrebleu), import as *absent*: an ob
 accepts every call and attribute and computes nothing, so a cell that shows a widget still
 defines what comes after it, and an answer that leans on them gets no number.
 
-Protocol: one JSON request on stdin ``{"cells": [...], "answers": [{"name": ...,
-"cases": [...]}, ...], "cell_seconds": ...}``; the reply, one JSON line on the original
-stdout, ``{"replies": [...]}``, holds only plain values (see ``encode``), one reply per
-answer with the statuses the in-kernel judge sends. Nothing here is
-trusted: the checker decodes the reply with bounds and judges it in its own process.
+Two processes, so that no cell can forge the reply. The *judge* (this script's first
+process) makes itself non-dumpable (no process of its uid may trace it or open its
+``/proc/PID/fd``, ``mem`` or ``environ``), then forks the *worker* before it reads
+anything: the worker closes every file descriptor but two pipes to the judge (its
+stdin, stdout and stderr are ``/dev/null``), runs the cells and calls the answers, and
+sends one frame per cell (``{"cell": k, "error": ...}``) and one per answer (the
+statuses the in-kernel judge sends, with plain values, see ``encode``). Only then does the
+judge read the request from stdin (``{"cells", "answers", "cell_seconds", "nonce"}``): the
+nonce is never in the worker's memory. The judge reads each frame within the cell's time
+(``cell_seconds`` of CPU and wall clock, which the worker enforces on itself with
+SIGALRM and a soft RLIMIT_CPU, and which the judge enforces by killing it
+``GRACE`` seconds later), keeps only the fields and types the checker reads, and writes
+one line, ``{"replies": [...], "nonce": ...}``, to its stdout, a pipe to the checker.
+Nothing here is trusted: the checker accepts exactly that one line with its nonce,
+decodes the values with bounds and judges them in its own process.
 
 Standard library only, and no ``bleu_lesson`` import at module level: it runs where the
 package is not.
@@ -193,49 +203,115 @@ def _alarm(signum: int, frame: Any) -> None:
     raise CellTimeout()
 
 
-def run_cells(cells: list[str], ns: dict, seconds: int) -> list[str]:
-    """Run each cell in ``ns``; a cell gets ``seconds`` of time. Returns the errors of the
-    cells that raised (``"cell 3: NameError: …"``): a cell's failure is the learner's."""
+def _limit_cpu(seconds: int) -> None:
+    """Give what runs next ``seconds`` of CPU time (soft RLIMIT_CPU: SIGXCPU, which raises
+    ``CellTimeout``) and as many of wall-clock time (SIGALRM). A cell that disables both
+    is killed by the judge, which times every cell from outside."""
+    signal.alarm(seconds)
+    try:
+        import resource
+
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        spent = int(used.ru_utime + used.ru_stime) + 1
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = spent + seconds
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _error(exc: BaseException) -> dict:
+    return {"type": type(exc).__name__[:60], "message": str(exc)[:300]}
+
+
+def _send(fd: int, message: Any) -> None:
+    """One frame to the judge: 4 bytes of length, then JSON."""
+    data = json.dumps(message).encode("utf-8")
+    data = len(data).to_bytes(4, "big") + data
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _receive(fd: int) -> Any:
+    """One frame from the judge (trusted, so unbounded)."""
+    def exactly(n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            part = os.read(fd, n - len(out))
+            if not part:
+                raise EOFError("the judge closed the request")
+            out += part
+        return out
+    return json.loads(exactly(int.from_bytes(exactly(4), "big")).decode("utf-8"))
+
+
+def run_cells(cells: list[str], ns: dict, seconds: int, out: int) -> None:
+    """Run each cell in ``ns`` with ``seconds`` of time (CPU and wall clock); after each,
+    send the judge ``{"cell": k, "error": None or {"type", "message"}}``."""
     signal.signal(signal.SIGALRM, _alarm)
-    errors = []
+    if hasattr(signal, "SIGXCPU"):
+        signal.signal(signal.SIGXCPU, _alarm)
     for k, source in enumerate(cells):
+        error = None
         try:
             code = compile(runnable(source), f"<cell {k}>", "exec")
         except (SyntaxError, ValueError) as exc:
-            errors.append(f"cell {k}: {type(exc).__name__}: {exc}"[:300])
-            continue
-        signal.alarm(seconds)
-        try:
-            exec(code, ns)
-        except CellTimeout:
-            errors.append(f"cell {k}: did not finish within {seconds} s")
-        except BaseException as exc:  # noqa: BLE001
-            errors.append(f"cell {k}: {type(exc).__name__}: {exc}"[:300])
-        finally:
-            signal.alarm(0)
-    return errors
+            code, error = None, _error(exc)
+        if code is not None:
+            _limit_cpu(seconds)
+            try:
+                exec(code, ns)
+            except CellTimeout:
+                error = {"type": "timeout", "message": ""}
+            except BaseException as exc:  # noqa: BLE001 - a cell's failure is the learner's
+                error = _error(exc)
+            finally:
+                signal.alarm(0)
+        _send(out, {"cell": k, "error": error})
 
 
-def judge(request: dict) -> dict:
-    """Run the cells once, then judge each answer asked for: ``{"replies": [...]}``."""
+def worker(inp: int, out: int) -> None:
+    """The process that runs the learner's code: it holds only the two pipes to the judge
+    (no stdout, no reply channel, no nonce) and sends plain values, one frame per cell
+    and one per answer."""
+    request = _receive(inp)
     sys.meta_path.append(AbsentFinder())
     stats = _bleu_stats()  # imports the world's bleu_lesson package too, as its parent
     package = sys.modules.get("bleu_lesson")  # None: no bleu_lesson, every name is absent
     if package is not None:  # a name the world's bleu_lesson lacks is absent too, not a module
         package.__dict__.setdefault("__getattr__", lambda name: ABSENT)
     ns: dict = {"__name__": "__main__", "display": ABSENT, "get_ipython": ABSENT}
-    errors = run_cells(list(request["cells"]), ns, int(request.get("cell_seconds", 10)))
-    replies = []
+    seconds = int(request["cell_seconds"])
+    run_cells(list(request["cells"]), ns, seconds, out)
     for ask in request["answers"]:
+        _limit_cpu(seconds)
         try:
-            reply = judge_one(ns, ask["name"], ask["cases"], stats)
-            if reply["status"] == "missing":
-                reply["errors"] = errors[:3]
-            replies.append(reply)
+            if ask.get("kind") == "value":
+                reply = value_of(ns, ask["name"], stats)
+            else:
+                reply = judge_one(ns, ask["name"], ask["cases"], stats)
+        except CellTimeout:
+            reply = {"status": "timeout"}
         except BaseException as exc:  # noqa: BLE001
-            replies.append({"status": "raised", "index": 0, "type": type(exc).__name__,
-                            "message": str(exc)[:500], "results": []})
-    return {"replies": replies}
+            reply = {"status": "raised", "index": 0, "results": [], **_error(exc)}
+        finally:
+            signal.alarm(0)
+        _send(out, reply)
+
+
+def value_of(ns: dict, name: str, stats: Any) -> dict:
+    """An exercise of kind "value": the answer is the value itself (judged as it is)."""
+    if name not in ns:
+        return {"status": "missing"}
+    answer = ns[name]
+    if answer is ... or answer is NotImplemented:
+        return {"status": "not-done"}
+    try:
+        return {"status": "value", "value": encode(answer, stats)}
+    except Unserialisable as exc:
+        return {"status": "unserialisable", "index": 0, "type": str(exc)[:60], "results": []}
 
 
 def judge_one(ns: dict, name: str, cases: list, stats: Any) -> dict:
@@ -246,7 +322,7 @@ def judge_one(ns: dict, name: str, cases: list, stats: Any) -> dict:
     if answer is ... or answer is NotImplemented:
         return {"status": "not-done"}
     if not callable(answer):
-        return {"status": "not-callable", "type": type(answer).__name__}
+        return {"status": "not-callable", "type": type(answer).__name__[:60]}
     results: list = []
     for case in cases:
         args = decode(case, stats)
@@ -254,16 +330,18 @@ def judge_one(ns: dict, name: str, cases: list, stats: Any) -> dict:
             got = answer(*args)
         except NotImplementedError:
             return {"status": "not-done", "results": results}
+        except CellTimeout:
+            raise
         except BaseException as exc:  # noqa: BLE001 - reported as the answer's error
-            return {"status": "raised", "index": len(results), "type": type(exc).__name__,
-                    "message": str(exc)[:500], "results": results}
+            return {"status": "raised", "index": len(results), "results": results,
+                    **_error(exc)}
         if got is ... or got is NotImplemented:
             return {"status": "not-done", "results": results}
         try:
             value = encode(got, stats)
         except Unserialisable as exc:
-            return {"status": "unserialisable", "index": len(results), "type": str(exc),
-                    "results": results}
+            return {"status": "unserialisable", "index": len(results),
+                    "type": str(exc)[:60], "results": results}
         try:
             after = encode(list(args), stats)
         except Unserialisable:
@@ -272,25 +350,229 @@ def judge_one(ns: dict, name: str, cases: list, stats: Any) -> dict:
     return {"status": "done", "results": results}
 
 
+# --- the judge: never runs the learner's code ------------------------------------------
+
+#: The largest frame the judge reads from the worker (bytes).
+MAX_FRAME = 4 * 1024 ** 2
+#: Seconds past a cell's (or answer's) own limit before the judge kills the worker.
+GRACE = 2.0
+STATUSES = ("missing", "not-done", "not-callable", "raised", "unserialisable", "done",
+            "value", "timeout")
+
+
+class WorkerGone(Exception):
+    """The worker sent nothing valid in time (or died): it has been killed."""
+
+
+class Frames:
+    """Reads the worker's frames with a deadline each and a bound on size."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+
+    def _fill(self, n: int, deadline: float) -> None:
+        import select
+        import time
+
+        while len(self.buffer) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WorkerGone("timeout")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                continue
+            part = os.read(self.fd, min(1 << 20, n - len(self.buffer)))
+            if not part:
+                raise WorkerGone("died")
+            self.buffer += part
+
+    def next(self, seconds: float) -> Any:
+        import time
+
+        deadline = time.monotonic() + seconds
+        self._fill(4, deadline)
+        size = int.from_bytes(self.buffer[:4], "big")
+        if size > MAX_FRAME:
+            raise WorkerGone("too large")
+        self._fill(4 + size, deadline)
+        data, self.buffer = self.buffer[4:4 + size], self.buffer[4 + size:]
+        try:
+            return json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError, MemoryError):
+            raise WorkerGone("malformed") from None
+
+
+def _text(value: Any, limit: int) -> str:
+    return value[:limit] if type(value) is str else ""
+
+
+def _cell_error(message: Any, k: int) -> dict | None:
+    """The worker's note on cell ``k``, checked: ``None`` or ``{"cell", "type", "message"}``."""
+    if type(message) is not dict or message.get("cell") != k or type(message.get("cell")) \
+            is not int:
+        raise WorkerGone("malformed")
+    error = message.get("error")
+    if error is None:
+        return None
+    if type(error) is not dict:
+        raise WorkerGone("malformed")
+    return {"cell": k, "type": _text(error.get("type"), 60),
+            "message": _text(error.get("message"), 300)}
+
+
+def _answer_reply(message: Any, n_cases: int) -> dict:
+    """The worker's reply on one answer, reduced to the fields and types the checker
+    reads (the values themselves are decoded, with bounds, by the checker)."""
+    if type(message) is not dict or message.get("status") not in STATUSES:
+        raise WorkerGone("malformed")
+    status = message["status"]
+    out: dict = {"status": status}
+    if status in ("not-callable", "unserialisable", "raised"):
+        out["type"] = _text(message.get("type"), 60)
+    if status == "raised":
+        out["message"] = _text(message.get("message"), 300)
+    if status in ("raised", "unserialisable"):
+        index = message.get("index")
+        out["index"] = index if type(index) is int and 0 <= index <= n_cases else 0
+    if status == "value":
+        if "value" not in message:
+            raise WorkerGone("malformed")
+        out["value"] = message["value"]
+    results = message.get("results", [])
+    if status in ("done", "not-done", "raised", "unserialisable"):
+        if type(results) is not list or len(results) > n_cases or any(
+                type(r) is not dict or set(r) != {"value", "after"} for r in results):
+            raise WorkerGone("malformed")
+        out["results"] = [{"value": r["value"], "after": r["after"]} for r in results]
+    return out
+
+
+def _undumpable() -> bool:
+    """Make this process non-dumpable: no process of the same uid (the worker) may then
+    trace it or open its ``/proc/PID/fd``, ``mem`` or ``environ``."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(4, 0, 0, 0, 0) == 0 and libc.prctl(3, 0, 0, 0, 0) == 0
+    except (ImportError, OSError, AttributeError):
+        return False
+
+
+def _only_fds(keep: tuple[int, ...]) -> None:
+    """Close every file descriptor but ``keep``; 0, 1 and 2 become /dev/null."""
+    import resource
+
+    top = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    top = 4096 if top == resource.RLIM_INFINITY or top > 4096 else top
+    for fd in range(top):
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    for fd in (0, 1, 2):
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+
+
+def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
+    """Send the worker its cells and asks, read back one checked frame per cell and one
+    per ask (each within its time), and build the reply. A worker that overruns a limit,
+    dies or sends anything malformed is killed; the asks it did not answer are
+    ``timeout`` or ``world-gone``, with the cell it was in (-1: it was calling answers)."""
+    cells = list(request["cells"])
+    answers = list(request["answers"])
+    seconds = int(request.get("cell_seconds", 10))
+    _send(to_worker, {"cells": cells, "answers": [{"name": a["name"], "cases": a["cases"],
+                                                   "kind": a.get("kind", "function")}
+                                                  for a in answers],
+                      "cell_seconds": seconds})
+    errors: list[dict] = []
+    replies: list[dict] = []
+    cell = -1  # the cell the worker is in; -1 once every cell has reported
+    try:
+        for k in range(len(cells)):
+            cell = k
+            error = _cell_error(frames.next(seconds + GRACE + (5 if k == 0 else 0)), k)
+            if error is not None:
+                errors.append(error)
+        cell = -1
+        for ask in answers:
+            reply = _answer_reply(frames.next(seconds + GRACE), len(ask["cases"]))
+            if reply["status"] == "missing":
+                reply["errors"] = errors[:3]
+            replies.append(reply)
+    except WorkerGone as exc:
+        _kill(pid)
+        for _ask in answers[len(replies):]:
+            replies.append({"status": "timeout" if str(exc) == "timeout" else "world-gone",
+                            "why": str(exc), "cell": cell})
+    return {"replies": replies}
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _fork() -> int:
+    """``os.fork()``, retried for a while: the uid's process limit (2) also counts the
+    last processes of a sandbox that had this uid and is still being torn down. -1 if
+    it never succeeds."""
+    import time
+
+    for _ in range(50):
+        try:
+            return os.fork()
+        except OSError:
+            time.sleep(0.1)
+    return -1
+
+
 def main() -> None:
     # -I leaves the script's folder off sys.path: the world's bleu_lesson is found there
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if not _undumpable():
+        sys.stdout.write(json.dumps({"error": "cannot guard the reply channel"}) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+    to_worker_r, to_worker_w = os.pipe()
+    from_worker_r, from_worker_w = os.pipe()
+    pid = _fork()  # before the request (and its nonce) is read: the worker never has it
+    if pid < 0:
+        sys.stdout.write(json.dumps({"error": "could not start the worker"}) + "\n")
+        sys.stdout.flush()
+        os._exit(0)
+    if pid == 0:
+        try:
+            _only_fds((to_worker_r, from_worker_w))
+            worker(to_worker_r, from_worker_w)
+        finally:
+            os._exit(0)
+    os.close(to_worker_r)
+    os.close(from_worker_w)
     request = json.loads(sys.stdin.read())
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)  # what the cells print goes nowhere
-    os.dup2(devnull, 2)
+    nonce = request.pop("nonce", "")
     try:
-        reply = judge(request)
+        reply = judge(request, to_worker_w, Frames(from_worker_r), pid)
     except BaseException as exc:  # noqa: BLE001
-        reply = {"replies": [], "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        reply = {"replies": [], "error": f"{type(exc).__name__}"}
+    _kill(pid)
+    reply["nonce"] = nonce
     try:
         text = json.dumps(reply)
     except (TypeError, ValueError, RecursionError):
-        text = json.dumps({"replies": [], "error": "the reply could not be written"})
-    out.write("\n" + text + "\n")
-    out.flush()
-    os._exit(0)  # no atexit hook of the submission's runs after the reply
+        text = json.dumps({"replies": [], "error": "the reply could not be written",
+                           "nonce": nonce})
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ learner's own kernel: it is feedback for self-study. Marking a class is done by
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from typing import Any
@@ -42,7 +43,7 @@ from .checking import (
 )
 
 __all__ = ["Exercise", "CheckResult", "EXERCISES", "STATUSES", "RAISE_ENV", "check",
-           "progress", "results", "run", "verdict", "same", "shown_input"]
+           "check_hidden", "progress", "results", "run", "verdict", "same", "shown_input"]
 
 #: Every exercise of the course by id, in course order (built once, from the chapters).
 EXERCISES: dict[str, Exercise] = all_exercises()
@@ -74,6 +75,38 @@ def check(exercise_id: str, answer: Any) -> None:
     if result.status not in ("pass", "self-assessed") and \
             os.environ.get(RAISE_ENV, "") not in ("", "0"):
         raise AssertionError(f"exercise {exercise_id}: {result.status}")
+
+
+def check_hidden(exercise_id: str, answer: Any, seed: int, draws: int = 3) -> None:
+    """nbgrader's hidden test of an exercise: judge ``answer`` on ``draws`` draws of the
+    exercise's hidden cases from ``seed`` (a number only the instructor's source copy
+    holds; ``nbgrader generate_assignment`` removes it from the released copy). Prints
+    nothing; raises AssertionError on the first case that fails, or when the answer is
+    still the stub.
+
+    >>> check_hidden("2.1", lambda t, n: [tuple(t[i:i + n]) for i in range(len(t) - n + 1)], 7)
+    >>> check_hidden("2.1", lambda t, n: [], 7)
+    Traceback (most recent call last):
+    ...
+    AssertionError: exercise 2.1: a hidden case fails
+    """
+    if exercise_id not in EXERCISES:
+        raise ValueError(f"unknown exercise {exercise_id!r}; known: {', '.join(EXERCISES)}")
+    ex = EXERCISES[exercise_id]
+    if answer is ... or answer is NotImplemented:
+        raise AssertionError(f"exercise {exercise_id}: not done")
+    rng = random.Random(seed)
+    for _ in range(draws):
+        for case in ex.hidden_cases(rng):
+            args = copy.deepcopy(case)
+            try:
+                got = answer(*args) if ex.kind == "function" else answer
+            except Exception as exc:
+                raise AssertionError(f"exercise {exercise_id}: a hidden case raised "
+                                     f"{type(exc).__name__}") from None
+            after = tuple(args) if ex.kind == "function" else None
+            if not verdict(ex, case, got, after)[0]:
+                raise AssertionError(f"exercise {exercise_id}: a hidden case fails")
 
 
 def progress(chapter: str | int) -> None:
