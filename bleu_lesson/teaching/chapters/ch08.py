@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bleu_lesson.core.bleu import corpus_bleu
 from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
@@ -29,8 +30,6 @@ def _judge_flattering(case: tuple, got: Any) -> tuple[bool, str]:
     """A square test set (n candidates, n reference streams of n lines) on which the
     reference-layout error raises corpus BLEU: sacrebleu given the per-segment lists reads
     stream i as the references of segment i, and scores higher than with the right layout."""
-    from bleu_lesson.core.bleu import corpus_bleu
-
     if not (isinstance(got, dict) and set(got) == {"candidates", "streams"}
             and isinstance(got["candidates"], list) and isinstance(got["streams"], list)
             and all(_is_text(c) for c in got["candidates"])
