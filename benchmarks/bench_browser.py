@@ -15,8 +15,9 @@ Playwright; no browser is downloaded), and prints:
   in the page (a busy notice or the result) and to the finished result, median of
   ``--repeat`` changes.
 
-Chapters that need the WMT22 data are skipped, one line each, without it. The issue's
-targets on a quiet 2-core machine: Run All <= 10 s, an explorer change <= 0.5 s.
+Every row ends with ``-> met`` or ``-> MISSED`` against the issue's targets on a quiet
+2-core machine: Run All <= 10 s, an explorer change's first feedback <= 0.5 s. Chapters
+that need the WMT22 data are skipped without it, one line each (``-> MISSED``: not measured).
 """
 
 from __future__ import annotations
@@ -34,12 +35,16 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
+from _goals import verdict
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 TOKEN = "bench-" + os.urandom(6).hex()
+RUN_ALL_GOAL = 10.0  # seconds, the issue's target for every chapter's Run All
+CHANGE_GOAL = 0.5  # seconds from an explorer change to its first feedback
 
 _READY_JS = """() => { const p = window.jupyterapp?.shell?.currentWidget;
   return !!(p && p.content && p.content.model && p.context?.isReady
@@ -211,7 +216,8 @@ def main() -> int:
                       f"{os.cpu_count()} CPUs; the learner's copies, exercises untouched")
                 for chapter in chapters:
                     if chapter.needs_data and not have_data:
-                        print(f"{chapter.notebook:32} skipped: no WMT22 data ({get_data_hint()})")
+                        print(f"{chapter.notebook:32} skipped: no WMT22 data ({get_data_hint()})"
+                              f"   {verdict(False)} (not measured)")
                         continue
                     context = browser.new_context(viewport={"width": 1440, "height": 900})
                     page = context.new_page()
@@ -219,7 +225,9 @@ def main() -> int:
                         _open(page, port, chapter.notebook)
                         seconds, outcome = _run_all(page)
                         note = "" if outcome.get("ok") else f"  (run-all: {outcome})"
-                        print(f"{chapter.notebook:32} Run All {seconds:6.1f} s{note}",
+                        print(f"{chapter.notebook:32} Run All {seconds:6.1f} s{note}   "
+                              f"(goal <= {RUN_ALL_GOAL:.0f} s) "
+                              f"{verdict(seconds <= RUN_ALL_GOAL and bool(outcome.get('ok')))}",
                               flush=True)
                         for label, times in _interactions(page, chapter.id, args.repeat):
                             first = [t[0] for t in times]
@@ -227,7 +235,9 @@ def main() -> int:
                             print(f"{'':32} {label}: first feedback median "
                                   f"{1000 * statistics.median(first):.0f} ms; result median "
                                   f"{1000 * statistics.median(done):.0f} ms, max "
-                                  f"{1000 * max(done):.0f} ms ({len(times)} changes)",
+                                  f"{1000 * max(done):.0f} ms ({len(times)} changes)   "
+                                  f"(goal: feedback <= {1000 * CHANGE_GOAL:.0f} ms) "
+                                  f"{verdict(max(first) <= CHANGE_GOAL)}",
                                   flush=True)
                     finally:
                         context.close()
