@@ -162,7 +162,7 @@ def _interactions(page, chapter: str,
                   repeat: int) -> list[tuple[str, list[tuple[float, float]]]]:
     found = []
     if chapter == "04":
-        box = page.locator(".widget-text").filter(has_text="参考长度 refs").locator("input")
+        box = page.locator(".widget-text").filter(has_text="各参考长度").locator("input")
         result = page.locator(".bleu-result").filter(has_text="候选长度").first
         times = []
         for k in range(repeat):
@@ -188,7 +188,7 @@ def _interactions(page, chapter: str,
             times.append(_change_time(page, result, act))
         found.append((f"{name}: edit the candidate", times))
     if chapter == "10":
-        menu = page.locator(".widget-dropdown").filter(has_text="metric").locator("select")
+        menu = page.locator(".widget-dropdown").filter(has_text="指标 (metric)").locator("select")
         result = page.locator(".bleu-result").filter(has_text="pairwise accuracy").first
         times = []
         for k in range(repeat):
