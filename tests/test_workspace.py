@@ -223,6 +223,22 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
     learner = course.parent / "jupyter-settings" / "learner"
     assert os.environ["JUPYTER_CONFIG_PATH"] == str(learner)
     assert (room / ws.START_PAGE).exists()
+    # the URL the lab prints with --no-browser (and `/`) leads to the start page, not the
+    # launcher; served in tests/e2e/test_lab_start_url.py
+    assert "--LabApp.default_url=/lab/tree/START_%E6%AC%A2%E8%BF%8E.ipynb" in argv
+
+
+def test_a_default_url_of_the_learners_own_wins(course, tmp_path, monkeypatch):
+    import os
+
+    calls = []
+    monkeypatch.setattr(os, "execv", lambda program, argv: calls.append(argv))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "")
+    assert ws.main(["--course", str(course), "--workspace", str(tmp_path / "room"), "--lab",
+                    "--", "--ServerApp.default_url=/lab"]) == 0
+    (argv,) = calls
+    assert [a for a in argv if re.match(r"--\w+\.default_url=", a)] == [
+        "--ServerApp.default_url=/lab"]
 
 
 def test_the_start_page_opens_unmodified_and_names_the_data_chapters_of_the_registry():

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from urllib.parse import quote
 
 from bleu_lesson.teaching.chapters import registry
 from bleu_lesson.teaching.exercises import EXERCISES
@@ -41,12 +42,14 @@ from .course import (
     make_student_copy,
 )
 
-__all__ = ["WORKSPACE_ENV", "START_PAGE", "MANIFEST", "Update", "course_folder",
+__all__ = ["WORKSPACE_ENV", "START_PAGE", "START_URL", "MANIFEST", "Update", "course_folder",
            "default_workspace", "prepare_workspace", "start_page", "solution", "main"]
 
 WORKSPACE_ENV = "BLEU_LESSON_WORKSPACE"
 START_PAGE = "START_欢迎.ipynb"
 MANIFEST = ".bleu-lesson-workspace.json"
+#: The page ``make lab`` opens, also from the URL it prints (``LabApp.default_url``).
+START_URL = "/lab/tree/" + quote(START_PAGE)
 UPDATED_SUFFIX = ".新版"
 _CHAPTER_FILE = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")
 
@@ -335,6 +338,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     command = [sys.executable, "-m", "jupyterlab", str(folder / START_PAGE),
                f"--ServerApp.root_dir={folder}", *args.lab_args]
+    if not any("default_url" in a for a in args.lab_args):
+        # the URL the lab prints (with --no-browser) and `/` lead to the start page too,
+        # not to JupyterLab's launcher
+        command.insert(5, f"--LabApp.default_url={START_URL}")
     if os.geteuid() == 0 and "--allow-root" not in command:  # JupyterLab refuses root without it
         command.append("--allow-root")
     learner = source.resolve().parent / "jupyter-settings" / "learner"

@@ -30,6 +30,7 @@ from bleu_lesson.analysis.agreement import kendall_tau, pearson
 from bleu_lesson.core.bleu import sentence_bleu
 
 from .display import message_html, table_html
+from .widgets import fit_labels
 
 __all__ = ["RatingItem", "Rating", "rating_sample", "write_ratings", "read_ratings",
            "z_normalise", "item_means", "metric_scores", "metric_agreement",
@@ -305,15 +306,17 @@ class RatingPanel(widgets.VBox):
             raise ValueError("items must not be empty (use rating_sample)")
         self.items = list(items)
         self._metrics = metrics
-        self.rater = widgets.Text(description="名字 (rater)", placeholder="e.g. wang")
+        self.rater = widgets.Text(description="名字 (rater)", placeholder="例如 wang")
         self.path = widgets.Text(value=str(path), description="文件 (CSV)")
-        self.pool = widgets.Text(description="pool", placeholder="other.csv, third.csv")
+        self.pool = widgets.Text(description="同学的文件 (pool)",
+                                 placeholder="用逗号隔开，例如 other.csv, third.csv")
         self.overwrite = widgets.Checkbox(value=False, description="覆盖已有文件 (overwrite)")
         self.sliders = {it.item: widgets.IntSlider(value=50, min=0, max=100,
                                                    continuous_update=False,
                                                    description=it.item) for it in self.items}
         self.save = widgets.Button(description="保存并计算 (save)", button_style="primary")
         self.result = widgets.HTML()
+        fit_labels([self.rater, self.path, self.pool])
         self.result.add_class("bleu-rating-result")  # not an explorer: e2e drives one per chapter
         rows = []
         for it in self.items:

@@ -163,6 +163,7 @@ class _Explorer(widgets.VBox):
         self.result.add_class("bleu-result")
         self._render = render
         super().__init__(children=[*controls, self.result], **kwargs)
+        fit_labels(controls)
         for control in controls:
             control.observe(self.update, names="value")
         self.update()
@@ -185,12 +186,33 @@ def _text(value: str, description: str, rows: int = 1) -> widgets.Widget:
                         layout=_TEXT_LAYOUT)
 
 
+_CJK_WIDE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _label_px(text: str) -> int:
+    """About how wide a label is drawn: a CJK character 14 px, any other 7.5 px."""
+    wide = len(_CJK_WIDE.findall(text))
+    return round(14 * wide + 7.5 * (len(text) - wide)) + 12
+
+
+def fit_labels(controls: Sequence[widgets.Widget]) -> None:
+    """Give the labelled controls (not check boxes, whose label is beside the box) one label
+    width, that of the longest description: ipywidgets cuts a longer label to "…"."""
+    labelled = [c for c in controls if getattr(c, "description", "")
+                and not isinstance(c, widgets.Checkbox)
+                and hasattr(getattr(c, "style", None), "description_width")]
+    if labelled:
+        width = max(_label_px(c.description) for c in labelled)
+        for control in labelled:
+            control.style.description_width = f"{max(width, 80)}px"
+
+
 class TokenizerExplorer(_Explorer):
     """Chapter 01: a text box and a lowercase box → the tokens under every tokenizer."""
 
     def __init__(self, text: str = "The cat sat on the mat.", lowercase: bool = False) -> None:
-        self.text = _text(text, "文本 text")
-        self.lowercase = widgets.Checkbox(value=lowercase, description="lowercase")
+        self.text = _text(text, "文本 (text)")
+        self.lowercase = widgets.Checkbox(value=lowercase, description="转小写 (lowercase)")
         super().__init__([self.text, self.lowercase],
                          lambda: render_tokens(self.text.value, None, self.lowercase.value))
 
@@ -237,8 +259,8 @@ class NgramExplorer(_Explorer):
     """Chapter 02: text + an n slider → the n-grams and their counts."""
 
     def __init__(self, text: str = "the cat is on the mat", n: int = 2) -> None:
-        self.text = _text(text, "文本 text")
-        self.n = widgets.IntSlider(value=n, min=1, max=6, description="n",
+        self.text = _text(text, "文本 (text)")
+        self.n = widgets.IntSlider(value=n, min=1, max=6, description="阶数 n",
                                    continuous_update=False)
         super().__init__([self.text, self.n],
                          lambda: render_ngrams(self.text.value, self.n.value))
@@ -294,9 +316,9 @@ class ClippingExplorer(_Explorer):
                  references: Sequence[str] = ("the cat is on the mat",
                                               "there is a cat on the mat"),
                  n: int = 1) -> None:
-        self.candidate = _text(candidate, "候选 cand.")
-        self.references = _text("\n".join(references), "参考 refs", rows=4)
-        self.n = widgets.IntSlider(value=n, min=1, max=4, description="n",
+        self.candidate = _text(candidate, "候选译文 (candidate)")
+        self.references = _text("\n".join(references), "参考译文 (references)", rows=4)
+        self.n = widgets.IntSlider(value=n, min=1, max=4, description="阶数 n",
                                    continuous_update=False)
         super().__init__([self.candidate, self.references, self.n],
                          lambda: render_clipping(self.candidate.value, self.references.value,
@@ -345,9 +367,9 @@ class BrevityExplorer(_Explorer):
     lengths typed as a list; r is chosen from them (both tie rules) and BP worked out."""
 
     def __init__(self, c: int = 6, ref_lens: str = "7, 5") -> None:
-        self.c = widgets.IntSlider(value=c, min=0, max=40, description="c (候选)",
+        self.c = widgets.IntSlider(value=c, min=0, max=40, description="候选长度 c",
                                    continuous_update=False)
-        self.ref_lens = _text(ref_lens, "参考长度 refs")
+        self.ref_lens = _text(ref_lens, "各参考长度 (reference lengths)")
         super().__init__([self.c, self.ref_lens],
                          lambda: render_brevity_experiment(self.c.value, self.ref_lens.value))
 
@@ -414,7 +436,7 @@ class GeometricMeanExplorer(_Explorer):
                                             description=f"w{i}", continuous_update=False)
                         for i, w in enumerate(weights, start=1)]
         self.renormalise = widgets.Checkbox(value=renormalise,
-                                            description="renormalise (w / Σw)")
+                                            description="权重归一化 w / Σw (renormalise)")
         super().__init__(
             [*self.precisions, *self.weights, self.renormalise],
             lambda: render_geometric_mean([s.value for s in self.precisions],
@@ -499,18 +521,18 @@ class BleuExplorer(_Explorer):
                  effective_order: bool = False) -> None:
         if isinstance(references, str):
             references = [references]
-        self.candidate = _text(candidate, "候选 cand.")
-        self.references = _text("\n".join(references), "参考 refs", rows=4)
+        self.candidate = _text(candidate, "候选译文 (candidate)")
+        self.references = _text("\n".join(references), "参考译文 (references)", rows=4)
         self.tokenizer = widgets.Dropdown(options=TOKENIZERS, value=tokenizer,
-                                          description="tokenizer")
-        self.lowercase = widgets.Checkbox(value=lowercase, description="lowercase")
+                                          description="分词器 (tokenizer)")
+        self.lowercase = widgets.Checkbox(value=lowercase, description="转小写 (lowercase)")
         self.smoothing = widgets.Dropdown(options=SMOOTHING_METHODS, value=smoothing,
-                                          description="smoothing")
-        self.max_n = widgets.IntSlider(value=max_n, min=1, max=4, description="max_n",
+                                          description="平滑 (smoothing)")
+        self.max_n = widgets.IntSlider(value=max_n, min=1, max=4, description="最高阶数 max_n",
                                        continuous_update=False)
-        self.weights = _text(weights, "weights")
+        self.weights = _text(weights, "权重 (weights)")
         self.effective_order = widgets.Checkbox(value=effective_order,
-                                                description="effective order")
+                                                description="有效阶数 (effective order)")
         super().__init__(
             [self.candidate, self.references, self.tokenizer, self.lowercase, self.smoothing,
              self.max_n, self.weights, self.effective_order],
@@ -560,7 +582,7 @@ class CorpusExplorer(_Explorer):
         self.corpus = corpus if corpus is not None else TOY_CORPUS
         self._scorer = BleuScorer(self.corpus.references_for("both"), tokenizer="13a")
         self.system = widgets.Dropdown(options=list(self.corpus.systems), value=system,
-                                       description="system")
+                                       description="系统 (system)")
         self.segments = [widgets.Checkbox(value=True, description=f"#{i + 1}", indent=False,
                                           layout=widgets.Layout(width="70px"))
                          for i in range(len(self.corpus))]
@@ -608,6 +630,24 @@ EXPLORER_KNOBS: dict[str, dict[str, str]] = {
 }
 #: The preset menu's entry when the knobs are no tool's rules.
 CUSTOM_PRESET = "(自定义 custom)"
+#: What each knob's menu is called, and what its choices are shown as (the values stay the
+#: knob names and choices of ``EXPLORER_KNOBS``, which the tests and ``knob_values`` use).
+KNOB_LABELS: dict[str, str] = {
+    "tokenizer": "分词器 (tokenizer)", "reference length": "有效参考长度 r",
+    "weights": "权重 (weights)", "smoothing": "平滑 (smoothing)",
+    "lowercase": "转小写 (lowercase)", "effective order": "有效阶数 (effective order)",
+}
+CHOICE_LABELS: dict[str, str] = {
+    "whitespace split": "按空白切分 (whitespace split)",
+    "split(' ') (d2l)": "按单个空格切分 split(' ') (d2l)",
+    "zh (sacrebleu --tokenize zh)": "zh：汉字逐个切开 (sacrebleu --tokenize zh)",
+    "closest, ties: shorter": "最接近 c，平局取短的 (closest)",
+    "closest, ties: first": "最接近 c，平局取先列出的",
+    "shortest": "最短的参考 (shortest)",
+    "first reference only": "只看第一条参考",
+    "uniform": "均匀 (uniform)",
+    "1/2, 1/4; k = 2 (d2l)": "减半 1/2, 1/4；k = 2 (d2l)",
+}
 
 
 class ToolsExplorer(_Explorer):
@@ -620,24 +660,24 @@ class ToolsExplorer(_Explorer):
                  preset: str = "sacrebleu") -> None:
         start = knobs_of(VARIANTS[preset])
         self.preset = widgets.Dropdown(options=[*VARIANTS, CUSTOM_PRESET], value=preset,
-                                       description="preset",
-                                       style={"description_width": "120px"})
-        self.candidate = _text(candidate, "候选 cand.")
-        self.references = _text("\n".join(references), "参考 refs", rows=3)
+                                       description="预设 (preset)")
+        self.candidate = _text(candidate, "候选译文 (candidate)")
+        self.references = _text("\n".join(references), "参考译文 (references)", rows=3)
         self.knobs = {}
         for knob, choices in EXPLORER_KNOBS.items():
             label = next(k for k, v in choices.items() if v == start[knob])
-            self.knobs[knob] = widgets.Dropdown(options=list(choices), value=label,
-                                                description=knob,
-                                                style={"description_width": "120px"})
+            self.knobs[knob] = widgets.Dropdown(
+                options=[(CHOICE_LABELS.get(c, c), c) for c in choices], value=label,
+                description=KNOB_LABELS[knob])
         self.knobs["lowercase"] = widgets.Checkbox(value=start["lowercase"],
-                                                   description="lowercase")
-        self.knobs["effective order"] = widgets.Checkbox(value=start["effective order"],
-                                                         description="effective order")
+                                                   description=KNOB_LABELS["lowercase"])
+        self.knobs["effective order"] = widgets.Checkbox(
+            value=start["effective order"], description=KNOB_LABELS["effective order"])
         super().__init__([self.candidate, self.references, *self.knobs.values()],
                          lambda: render_tools(self.candidate.value, self.references.value,
                                               self.knob_values()))
         self.children: tuple[widgets.Widget, ...] = (self.preset, *self.children)
+        fit_labels([self.preset, self.candidate, self.references, *self.knobs.values()])
         self.preset.observe(self._apply_preset, names="value")
         for control in self.knobs.values():
             control.observe(self._follow_knobs, names="value")
@@ -732,11 +772,12 @@ class SystemsExplorer(_Explorer):
                 raise ValueError(f"scorers[{which_refs!r}, {name!r}] was not built on "
                                  f"corpus.references_for({which_refs!r}): its references' "
                                  f"lengths differ (is it another reference set's scorer?)")
-        self.which = widgets.Dropdown(options=["both", *corpus.references], value=which,
-                                      description="references")
+        self.which = widgets.Dropdown(
+            options=[("两条参考 (both)", "both"), *((f"参考 {r}", r) for r in corpus.references)],
+            value=which, description="参考译文 (references)")
         self.tokenizer = widgets.Dropdown(options=TOKENIZERS,
                                           value=tokenizer or corpus.tokenizer,
-                                          description="tokenizer")
+                                          description="分词器 (tokenizer)")
         super().__init__([self.which, self.tokenizer],
                          lambda: render_systems(self.corpus, self.which.value,
                                                 self.tokenizer.value, self._scorers))
@@ -843,12 +884,12 @@ class AgreementExplorer(_Explorer):
                  refset: str = "A") -> None:
         self.tables, self.human = tables, dict(human)
         self.metric = widgets.Dropdown(options=list(AGREEMENT_METRICS), value=metric,
-                                       description="metric")
-        self.refset = widgets.Dropdown(options=list(AGREEMENT_REFSETS), value=refset,
-                                       description="references")
+                                       description="指标 (metric)")
+        self.refset = widgets.Dropdown(options=[(f"参考 {r}", r) for r in AGREEMENT_REFSETS],
+                                       value=refset, description="参考译文 (references)")
         systems = sorted({n for table in tables.values() for n in table if n in self.human})
         self.dropped = widgets.SelectMultiple(options=systems, value=(), rows=6,
-                                              description="drop")
+                                              description="去掉的系统 (drop)")
         self._seen: dict[tuple[str, str, tuple[str, ...]], str] = {}
         super().__init__([self.metric, self.refset, self.dropped], self._full)
 

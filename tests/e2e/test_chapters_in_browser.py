@@ -230,7 +230,7 @@ def _table(result) -> list[list[str]]:
 # Each takes the explorer (the box holding the controls and .bleu-result) and its result.
 
 def _ch01_tokenization(explorer, result):
-    box = _text_box(explorer, "文本 text")
+    box = _text_box(explorer, "文本 (text)")
     _assume("text", box.input_value(), "The cat sat on the mat.")
     text = "Hello, World! Isn't BLEU fun?"
     _type(box, text)
@@ -248,8 +248,8 @@ def _ch01_tokenization(explorer, result):
 
 def _ch02_ngrams(explorer, result):
     text = "the cat is on the mat"
-    _assume("text", _text_box(explorer, "文本 text").input_value(), text)
-    slider = _slider(explorer, "n")
+    _assume("text", _text_box(explorer, "文本 (text)").input_value(), text)
+    slider = _slider(explorer, "阶数 n")
     _assume("n", _slider_value(slider), "2")
     _move_slider(slider, "ArrowRight")
     _expect_slider(slider, "3")
@@ -263,10 +263,10 @@ def _ch02_ngrams(explorer, result):
 
 
 def _ch03_clipped_counts(explorer, result):
-    _assume("candidate", _text_box(explorer, "候选 cand.").input_value(), SEED_CANDIDATE)
-    _assume("references", _textarea(explorer, "参考 refs").input_value(),
+    _assume("candidate", _text_box(explorer, "候选译文 (candidate)").input_value(), SEED_CANDIDATE)
+    _assume("references", _textarea(explorer, "参考译文 (references)").input_value(),
             "\n".join(SEED_REFERENCES))
-    slider = _slider(explorer, "n")
+    slider = _slider(explorer, "阶数 n")
     _assume("n", _slider_value(slider), "4")  # the slider's maximum: move it down
     _move_slider(slider, "ArrowLeft")
     _expect_slider(slider, "3")
@@ -275,9 +275,10 @@ def _ch03_clipped_counts(explorer, result):
 
 
 def _ch04_brevity_penalty(explorer, result):
-    slider = _slider(explorer, "c (候选)")
+    slider = _slider(explorer, "候选长度 c")
     _assume("c", _slider_value(slider), "6")
-    _assume("reference lengths", _text_box(explorer, "参考长度 refs").input_value(), "7, 5")
+    _assume("reference lengths",
+            _text_box(explorer, "各参考长度 (reference lengths)").input_value(), "7, 5")
     _move_slider(slider, "ArrowLeft")
     _expect_slider(slider, "5")
     c, lens = 5, [7, 5]
@@ -307,9 +308,9 @@ def _ch05_geometric_mean(explorer, result):
 
 
 def _ch06_bleu_multi_reference(explorer, result):
-    box = _text_box(explorer, "候选 cand.")
+    box = _text_box(explorer, "候选译文 (candidate)")
     _assume("candidate", box.input_value(), SEED_CANDIDATE)
-    _assume("references", _textarea(explorer, "参考 refs").input_value(),
+    _assume("references", _textarea(explorer, "参考译文 (references)").input_value(),
             "\n".join(SEED_REFERENCES))
     options = dict(tokenizer="none", lowercase=True, smoothing="none", effective_order=False)
     before = sentence_bleu(SEED_CANDIDATE, SEED_REFERENCES, **options)
@@ -322,7 +323,7 @@ def _ch06_bleu_multi_reference(explorer, result):
 
 
 def _ch07_corpus_bleu(explorer, result):
-    _assume("system", _dropdown(explorer, "system").input_value(), "weak")
+    _assume("system", _dropdown(explorer, "系统 (system)").input_value(), "weak")
     _assume("number of segment boxes", explorer.get_by_role("checkbox").count(),
             len(TOY_CORPUS))
     box = explorer.get_by_role("checkbox", name="#1", exact=True)
@@ -343,9 +344,10 @@ def _ch08_tools_compared(explorer, result):
     from bleu_lesson.analysis import variants
 
     references = ["The cat sat on the mat.", "A cat was sitting on the mat."]
-    box = _text_box(explorer, "候选 cand.")
+    box = _text_box(explorer, "候选译文 (candidate)")
     _assume("candidate", box.input_value(), "the cat sat on the mat.")
-    _assume("references", _textarea(explorer, "参考 refs").input_value(), "\n".join(references))
+    _assume("references", _textarea(explorer, "参考译文 (references)").input_value(),
+            "\n".join(references))
     candidate = "The cat was on the mat."
     _type(box, candidate)
     want = variants.score("sacrebleu", candidate, references)
@@ -356,11 +358,11 @@ def _ch09_wmt22_case_study(explorer, result):
     from bleu_lesson.data.datasets import load_wmt22
 
     corpus = load_wmt22("zh-en", download=False)
-    menu = _dropdown(explorer, "references")
-    _assume("references", menu.input_value(), "both")
-    _assume("tokenizer", _dropdown(explorer, "tokenizer").input_value(), corpus.tokenizer)
+    menu = _dropdown(explorer, "参考译文 (references)")
+    _assume("references", menu.input_value(), "两条参考 (both)")
+    _assume("tokenizer", _dropdown(explorer, "分词器 (tokenizer)").input_value(), corpus.tokenizer)
     which = next(iter(corpus.references))  # "A"
-    menu.select_option(which)
+    menu.select_option(f"参考 {which}")  # the menu shows 参考 A, its value is "A"
     scorer = BleuScorer(corpus.references_for(which), tokenizer=corpus.tokenizer)
     scores = {name: scorer.score(hyps) for name, hyps in corpus.systems.items()}
     ranked = sorted(scores, key=lambda n: -scores[n].score)
@@ -373,9 +375,10 @@ def _ch09_wmt22_case_study(explorer, result):
 def _ch10_bleu_and_people(explorer, result):
     # the figures of issue 12, measured with sacrebleu: Kendall tau against the human
     # z-scores over the 12 systems and HUMAN-B, reference A: BLEU 0.636, chrF 0.532
-    metric = _dropdown(explorer, "metric")
+    metric = _dropdown(explorer, "指标 (metric)")
     _assume("metric", metric.input_value(), "BLEU")
-    _assume("references", _dropdown(explorer, "references").input_value(), "A")
+    _assume("references", _dropdown(explorer, "参考译文 (references)").input_value(),
+            "参考 A")
     _expect_result(result, "τ = (C − D)/(C + D) = 0.636", "HUMAN-B")
     metric.select_option("chrF")
     _expect_result(result, "chrF", "τ = (C − D)/(C + D) = 0.532")
