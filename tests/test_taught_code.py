@@ -311,7 +311,6 @@ def test_the_notebooks_show_the_scoring_code():
     # a parser that finds nothing would make every test below vacuous
     for expected in ("bleu_lesson.core.ngrams.ngrams", "bleu_lesson.core.clipping.clipped_counts",
                      "bleu_lesson.core.brevity.closest_ref_length",
-                     "bleu_lesson.core.stats.BleuStats.__add__",
                      "bleu_lesson.core.bleu.BleuScorer.score"):
         assert expected in names, sorted(names)
 
@@ -362,21 +361,6 @@ def test_the_clipping_table_is_built_from_the_scoring_functions(monkeypatch):
     plant(monkeypatch, clipping.max_reference_counts)
     assert _table() != before_table
     assert scoring_probes() != before_scores
-
-
-def test_chapter_07_quotes_corpus_stats_as_it_is():
-    """Chapter 07 quotes ``corpus_stats``'s one line in its prose (it is not a show_source,
-    so nothing else would notice the quote going stale)."""
-    from bleu_lesson import BleuScorer
-
-    path = next(p for p in NOTEBOOKS if p.name.startswith("07_"))
-    prose = "".join("".join(c["source"]) for c in json.loads(path.read_text("utf-8"))["cells"]
-                    if c["cell_type"] == "markdown")
-    quoted = prose.split("`corpus_stats` 只有一行：`", 1)[1].split("`", 1)[0]
-    body = [line.strip().split("  #")[0]  # the code, without a trailing comment
-            for line in inspect.getsource(BleuScorer.corpus_stats).splitlines()
-            if line.strip() and not line.strip().startswith(("def ", '"""', "#"))]
-    assert body == [quoted]  # one line, and the one the chapter quotes
 
 
 # --- per-order mutants on every path a shown function serves ---------------------------
@@ -496,7 +480,8 @@ def _paths() -> dict[str, Callable[[], object]]:
         "widget render_agreement": _render_agreement,
         "cli --paired-bs": lambda: _cli("--paired-bs", "-pbsn", "40", second=True),
         "chapter 08's tool presets": lambda: [
-            _numbers(_mod("bleu_lesson.analysis.variants").result(name, ORDER_CAND, ORDER_REFS))
+            (_numbers(_mod("bleu_lesson.analysis.variants").result(name, ORDER_CAND, ORDER_REFS)),
+             _mod("bleu_lesson.analysis.variants").score(name, ORDER_CAND, ORDER_REFS))
             for name in _mod("bleu_lesson.analysis.variants").VARIANTS],
         "chapter 09's library calls": _significance_calls,
         "chapter 10's library calls": agreement_probes,

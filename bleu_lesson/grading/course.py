@@ -189,6 +189,10 @@ def _chapter_of(nb: dict, name: str) -> str | None:
 #: stored outputs are not in the student copy (the chapter's ``<details>`` after it, or
 #: running it, gives the answer).
 PREDICT_TAG = "predict"
+#: The cell tag of a code cell that reveals, after an exercise's check, the library code
+#: that answers it (``show_source(brevity_penalty)`` after 4.1): the student copy keeps
+#: the cell but not its stored output, so the answer shows only when the learner runs it.
+REVEAL_TAG = "reveal"
 #: The MIME type of a widget's view in a stored output.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: What a student copy shows, instead of the widget's Python repr
@@ -208,6 +212,11 @@ def is_predict_cell(cell: dict) -> bool:
     return cell.get("cell_type") == "code" and isinstance(tags, list) and PREDICT_TAG in tags
 
 
+def _tags(cell: dict) -> list:
+    tags = cell.get("metadata", {}).get("tags", [])
+    return tags if isinstance(tags, list) else []
+
+
 def _quiet_widget_reprs(outputs: list) -> None:
     """Replace the plain-text fallback of each widget view by ``WIDGET_PLACEHOLDER``."""
     for output in outputs:
@@ -221,7 +230,8 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
 
     Solution blocks become stubs and nbgrader hidden tests are removed (see
     ``with_hidden_tests``); exercise cells lose their outputs; cells tagged
-    ``predict`` lose their outputs too (the output is the answer to the prediction); a
+    ``predict`` lose their outputs too (the output is the answer to the prediction), and
+    so do cells tagged ``reveal`` (the library code answering an exercise); a
     widget's stored plain-text fallback becomes a short note instead of its Python repr.
     """
     student = copy.deepcopy(nb)
@@ -235,7 +245,7 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
             cell["source"] = stub_solutions(src)
             cell["outputs"] = []
             cell["execution_count"] = None
-        elif is_predict_cell(cell):
+        elif is_predict_cell(cell) or REVEAL_TAG in _tags(cell):
             cell["outputs"] = []
             cell["execution_count"] = None
         _quiet_widget_reprs(cell.get("outputs", []))
