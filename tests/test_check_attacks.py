@@ -224,6 +224,7 @@ def my_brevity_penalty(c, r):
         _try('mem', lambda: open(f'/proc/{judge}/mem', 'rb').read(1)),
         _try('environ', lambda: open(f'/proc/{judge}/environ', 'rb').read(1)),
         _try('stdout', lambda: os.write(1, b'x')),  # /dev/null: goes nowhere
+        _try('fork', lambda: os._exit(0) if os.fork() == 0 else None),
     ])
 """
 RIGHT_TAU = "def my_tau():\n    return (5 - 1) / (5 + 1)\n"
@@ -361,8 +362,10 @@ def test_the_library_tau_is_absent_where_10_1_is_judged(rows):
 
 def test_the_cells_process_cannot_reach_the_judges_channel(rows):
     """The judge is non-dumpable: its /proc/PID/fd, mem and environ are closed to the
-    process that runs the cells (same uid), whose own stdout is /dev/null."""
+    process that runs the cells (same uid), whose own stdout is /dev/null and which
+    cannot start a process."""
     detail = rows["probe_the_judge"]["4.1"].detail
     assert "fd:PermissionError" in detail and "mem:PermissionError" in detail
     assert "environ:PermissionError" in detail and "stdout:reached" in detail
+    assert "fork:BlockingIOError" in detail  # EAGAIN: RLIMIT_NPROC, not one more process
     assert ":reached" not in detail.replace("stdout:reached", "")

@@ -20,7 +20,8 @@ fails), calls the answer on the cases and sends back plain values; the checker d
 them with bounds (``wire.decode``) and compares them in its own process, as for the
 kernel. The worker holds no channel to the checker and never sees the per-run nonce the
 one reply must carry (see ``world_child``); each cell has its own CPU and wall-clock
-limit. Neither may start another process (``RLIMIT_NPROC`` of 2 for their own uid), and
+limit. Once the worker is started, neither may start another process (``RLIMIT_NPROC``
+of 1, soft and hard, for a uid that runs both), and
 the request and reply go through pipes (no file of the sandbox's writable folder).
 Only the bubblewrap backend hides the host's files: under ``unshare`` the package, the
 virtual environment and the package folders are covered but other copies of the library
@@ -112,7 +113,7 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
         "answers": [{"name": ex.answer_name, "kind": ex.kind,
                      "cases": [encode(list(c)) for c in cases[ex.id]]} for ex in exercises],
         "cell_seconds": max(1, int(min(10, timeout / 2)))})
-    limits = replace(limits or Limits(), cpu_seconds=int(timeout) + 5, processes=2,
+    limits = replace(limits or Limits(), cpu_seconds=int(timeout) + 5, processes=64,
                      file_size=MAX_WORLD_REPLY, open_files=64)
     why = _run_child(blocks, request, timeout, limits, kind)
     if isinstance(why, str):

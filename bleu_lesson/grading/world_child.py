@@ -521,34 +521,54 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _fork() -> int:
+def _fork() -> tuple[int, str]:
     """``os.fork()``, retried for a while: the uid's process limit (2) also counts the
-    last processes of a sandbox that had this uid and is still being torn down. -1 if
-    it never succeeds."""
+    last processes of a sandbox that had this uid and is still being torn down. (-1, why)
+    if it never succeeds."""
     import time
 
+    why = ""
     for _ in range(50):
         try:
-            return os.fork()
-        except OSError:
+            return os.fork(), ""
+        except OSError as exc:
+            why = f"{type(exc).__name__} {exc.errno}"
             time.sleep(0.1)
-    return -1
+    return -1, why
+
+
+def _no_more_processes() -> None:
+    """From here on this process may start none (RLIMIT_NPROC of 1, soft and hard, for a
+    uid that already runs two: the judge and the worker). The sandbox starts the judge with
+    a higher limit so that the one fork of the worker succeeds even when other processes
+    share the sandbox's uid."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+
+
+def _fail(why: str) -> None:
+    """Reply that judging could not run (no worker exists: the nonce is safe to read)."""
+    try:
+        nonce = json.loads(sys.stdin.read()).get("nonce", "")
+    except (ValueError, AttributeError):
+        nonce = ""
+    sys.stdout.write(json.dumps({"replies": [], "error": why, "nonce": nonce}) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
 
 
 def main() -> None:
     # -I leaves the script's folder off sys.path: the world's bleu_lesson is found there
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     if not _undumpable():
-        sys.stdout.write(json.dumps({"error": "cannot guard the reply channel"}) + "\n")
-        sys.stdout.flush()
-        os._exit(0)
+        _fail("cannot guard the reply channel (prctl)")
     to_worker_r, to_worker_w = os.pipe()
     from_worker_r, from_worker_w = os.pipe()
-    pid = _fork()  # before the request (and its nonce) is read: the worker never has it
+    pid, why = _fork()  # before the request (and its nonce) is read: the worker never has it
     if pid < 0:
-        sys.stdout.write(json.dumps({"error": "could not start the worker"}) + "\n")
-        sys.stdout.flush()
-        os._exit(0)
+        _fail(f"could not start the worker: {why}")
+    _no_more_processes()
     if pid == 0:
         try:
             _only_fds((to_worker_r, from_worker_w))
