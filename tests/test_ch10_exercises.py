@@ -3,10 +3,16 @@ and an unfinished answer for each; the reference values are checked by hand arit
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
 
 from bleu_lesson.teaching import exercises
 from bleu_lesson.teaching.chapters import ch10
+
+#: 10.1's answer, reasoned by hand: JDExploreAcademy first (3 concordant pairs), the other
+#: three in the reverse of people's order (3 discordant pairs)
+TAU_ZERO = {"JDExploreAcademy": 40.0, "Online-G": 30.0, "Online-A": 20.0, "HuaweiTSC": 10.0}
 
 
 def right_accuracy(metric, human):   # written as a learner would, not with the library
@@ -39,10 +45,6 @@ def test_the_exercises_are_registered():
 
 
 def test_reference_values_by_hand():
-    # JD > Huawei > Online-G > Online-A by BLEU; people put Online-A (-0.083) above Online-G
-    # (-0.098): one discordant pair of six -> tau = (5 - 1) / 6, accuracy 5/6
-    ex = exercises.EXERCISES["10.1"]
-    assert ex.reference() == pytest.approx(4 / 6)
     acc = exercises.EXERCISES["10.2"].reference
     # case 4: metric a 1, b 2, c 2, d 0; people a 2, b 5, c 5, d 9 (b, c tied: left out)
     #   ab (-1, -3) right, ac (-1, -3) right, ad (+1, -7) wrong, bd (+2, -4) wrong,
@@ -58,7 +60,7 @@ def test_reference_values_by_hand():
 
 
 @pytest.mark.parametrize(("exercise", "right", "wrong"), [
-    ("10.1", lambda: 2 / 3, lambda: 0.5),
+    ("10.1", lambda: dict(TAU_ZERO), lambda: dict(ch10.TAU_BLEU)),
     ("10.2", right_accuracy, lambda m, h: 1.0),
     ("10.3", right_strongest, lambda m, h: None),
 ])
@@ -77,22 +79,43 @@ def test_right_wrong_stub(exercise, right, wrong):
         assert exercises.run(exercise, crash).status == "error"
 
 
-def test_rounded_hand_answer_passes():
-    assert exercises.run("10.1", lambda: 0.667).status == "pass"
-    assert exercises.run("10.1", lambda: 0.67).status == "fail"
+def _hand_tau(bleu: dict) -> tuple[int, int]:
+    """(C, D) of ``bleu`` against people's order, counted pair by pair by hand rules."""
+    # people's order by the published z: -0.026, -0.034, -0.083, -0.098
+    people = ["JDExploreAcademy", "HuaweiTSC", "Online-A", "Online-G"]
+    c = d = 0
+    for i, a in enumerate(people):
+        for b in people[i + 1:]:          # people prefer a to b
+            if bleu[a] > bleu[b]:
+                c += 1
+            else:
+                d += 1
+    return c, d
 
 
-def test_a_string_is_told_to_be_a_number(capsys):
-    """A learner who writes "0.6667" (quoted) is told to write a number, not only the tau hint."""
-    assert exercises.run("10.1", lambda: "0.6667").status == "fail"
-    exercises.check("10.1", lambda: "0.6667")
+def test_exactly_the_reasoned_order_passes_10_1():
+    """Of the 24 orders of four BLEU scores, 10.1 passes exactly those with C = D by hand and
+    JDExploreAcademy first: one order, the reasoned one (G > A > H below JD)."""
+    systems = sorted(ch10.TAU_HUMAN)
+    passed, by_hand = [], []
+    for order in permutations(systems):
+        bleu = {name: float(40 - 10 * k) for k, name in enumerate(order)}
+        if exercises.run("10.1", lambda b=bleu: b).status == "pass":
+            passed.append(order)
+        c, d = _hand_tau(bleu)
+        if c == d and order[0] == "JDExploreAcademy":
+            by_hand.append(order)
+    assert passed == by_hand == [("JDExploreAcademy", "Online-G", "Online-A", "HuaweiTSC")]
+
+
+def test_any_scale_passes_and_a_wrong_answer_learns_only_its_own_counts(capsys):
+    assert exercises.run("10.1", lambda: {"JDExploreAcademy": 0.9, "Online-G": 0.5,
+                                          "Online-A": 0.2, "HuaweiTSC": -3}).status == "pass"
+    exercises.check("10.1", lambda: dict(ch10.TAU_BLEU))
     out = capsys.readouterr().out
-    assert "请填数字，不是字符串" in out
-    exercises.check("10.1", lambda: None)
-    assert "请填数字" in capsys.readouterr().out
-    exercises.check("10.1", lambda: 0.5)  # a wrong number is told it is wrong, not the answer
-    out = capsys.readouterr().out
-    assert "请填数字" not in out and "不对" in out and "0.666" not in out
+    assert "C = 5, D = 1" in out and "Online-G > Online-A" not in out and "40" not in out
+    exercises.check("10.1", lambda: 0.0)
+    assert "dict" in capsys.readouterr().out
 
 
 def test_quiz_is_registered():

@@ -227,7 +227,17 @@ def my_brevity_penalty(c, r):
         _try('fork', lambda: os._exit(0) if os.fork() == 0 else None),
     ])
 """
-RIGHT_TAU = "def my_tau():\n    return (5 - 1) / (5 + 1)\n"
+RIGHT_TAU = ("def my_tau():\n    return {'JDExploreAcademy': 40, 'Online-G': 30, 'Online-A': 20,"
+             " 'HuaweiTSC': 10}\n")
+# a search over the 24 orders with a tau the answer did not write: each must not pass
+_SEARCH = ("from itertools import permutations\n"
+           "_H = {'JDExploreAcademy': -0.026, 'HuaweiTSC': -0.034, 'Online-G': -0.098,"
+           " 'Online-A': -0.083}\n"
+           "def _search(tau):\n"
+           "    for order in permutations(sorted(_H)):\n"
+           "        b = {s: 40 - 10 * k for k, s in enumerate(order)}\n"
+           "        if order[0] == 'JDExploreAcademy' and abs(tau(b)) < 1e-9:\n"
+           "            return b\n")
 CHANNEL = {
     "forged_reply_then_exit": ("04_j.ipynb", 4, "4.1", [FORGE + "    os._exit(0)\n"],
                                "not-pass"),
@@ -241,26 +251,25 @@ CHANNEL = {
     # 10.1 cannot be computed with the library's tau, scipy or another interpreter
     "honest_tau": ("10_d.ipynb", 10, "10.1", [RIGHT_TAU], "pass"),
     "library_tau_10_1": ("10_e.ipynb", 10, "10.1", [
-        "from bleu_lesson.analysis.agreement import kendall_tau\n"
-        "from bleu_lesson.teaching.chapters.ch10 import TAU_BLEU, TAU_HUMAN\n"
-        "def my_tau():\n    return kendall_tau(TAU_BLEU, TAU_HUMAN)\n"], "not-pass"),
+        "from bleu_lesson.analysis.agreement import kendall_tau\n" + _SEARCH
+        + "def my_tau():\n    return _search(lambda b: kendall_tau(b, _H))\n"], "not-pass"),
     "library_tau_value_10_1": ("10_f.ipynb", 10, "10.1", [
-        "from bleu_lesson import kendall_tau\n"
-        "_bleu = {'J': 33.51, 'H': 29.81, 'G': 29.63, 'A': 27.31}\n"
-        "_human = {'J': -0.026, 'H': -0.034, 'G': -0.098, 'A': -0.083}\n"
-        "_t = kendall_tau(_bleu, _human)\nmy_tau = lambda: _t\n"], "not-pass"),
-    "scipy_tau_10_1": ("10_g.ipynb", 10, "10.1", [
-        "from scipy.stats import kendalltau\n"
-        "def my_tau():\n"
-        "    return float(kendalltau([33.51, 29.81, 29.63, 27.31],"
-        " [-0.026, -0.034, -0.098, -0.083]).statistic)\n"], "not-pass"),
-    "subprocess_tau_10_1": ("10_h.ipynb", 10, "10.1", [
-        "import subprocess\n"
-        "def my_tau():\n"
-        f"    return float(subprocess.run([{VENV_PYTHON!r}, '-c', 'from scipy.stats import "
-        "kendalltau; print(kendalltau([33.51, 29.81, 29.63, 27.31], [-0.026, -0.034, -0.098,"
-        " -0.083]).statistic)'], capture_output=True, text=True, check=True).stdout)\n"],
+        "from bleu_lesson import kendall_tau\n" + _SEARCH
+        + "_found = _search(lambda b: kendall_tau(b, _H))\nmy_tau = lambda: _found\n"],
         "not-pass"),
+    "scipy_tau_10_1": ("10_g.ipynb", 10, "10.1", [
+        "from scipy.stats import kendalltau\n" + _SEARCH
+        + "def my_tau():\n    return _search(lambda b: float(kendalltau("
+        "[b[s] for s in sorted(_H)], [_H[s] for s in sorted(_H)]).statistic))\n"],
+        "not-pass"),
+    "subprocess_tau_10_1": ("10_h.ipynb", 10, "10.1", [
+        "import subprocess\n" + _SEARCH
+        + "def my_tau():\n"
+        f"    return _search(lambda b: float(subprocess.run([{VENV_PYTHON!r}, '-c', "
+        "'import sys; from scipy.stats import kendalltau; print(kendalltau(eval(sys.argv[1]),"
+        " eval(sys.argv[2])).statistic)', repr([b[s] for s in sorted(_H)]), "
+        "repr([_H[s] for s in sorted(_H)])], capture_output=True, text=True, check=True)"
+        ".stdout))\n"], "not-pass"),
 }
 SUBMISSIONS.update(CHANNEL)
 

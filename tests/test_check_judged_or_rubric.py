@@ -6,9 +6,10 @@ The function exercises with inputs keep their wrong variants in
 is a function of no arguments returning what the learner built or found) keep theirs here:
 each variant fails the notebook's ``check`` and the verdict ``bleu-lesson check`` gives on
 the same value as the judging world sends it back. The values come from the chapters and
-from hand arithmetic, not from the library: 10.1's four systems have 5 concordant pairs
-and 1 discordant (Online-G / Online-A), so tau = (5 - 1) / 6; their Spearman rho is
-1 - 6 * 2 / (4 * 15) = 0.8; chapter 10's quiz gives 51 and 14 pairs for twelve systems.
+from hand arithmetic, not from the library. 10.1 (people: JDExploreAcademy > HuaweiTSC >
+Online-A > Online-G): the real BLEU has 5 concordant pairs and 1 discordant; "tau = 0 with
+another system first" (H > G > J > A) agrees on H-J, H-A, J-A and disagrees on H-G, G-J,
+G-A: C = D = 3, but JDExploreAcademy is not first.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from __future__ import annotations
 import os
 
 import pytest
+import test_exercise_variants_C1 as C1
+import test_exercise_variants_C2 as C2
+import test_exercise_variants_C3 as C3
 from test_exercise_variants import RIGHT, WRONG
 
 from bleu_lesson.grading import judge, wire
@@ -50,19 +54,29 @@ WRONG_NO_INPUT: dict[str, dict[str, object]] = {
         "no signature": {"knob": "case"},
     },
     "10.1": {
-        "C / (C + D), pairwise accuracy": 5 / 6,
-        "sign flipped": -4 / 6,
-        "C - D, not divided": 4,
-        "Spearman rho": 0.8,
-        "the twelve systems' tau": (51 - 14) / 65,
-        "two decimals too few": 0.7,
-        "a string": "0.667",
+        "the real BLEU (C = 5, D = 1)": {"JDExploreAcademy": 33.51, "HuaweiTSC": 29.81,
+                                         "Online-G": 29.63, "Online-A": 27.31},
+        "people's own order (tau = 1)": {"JDExploreAcademy": 4, "HuaweiTSC": 3,
+                                         "Online-A": 2, "Online-G": 1},
+        "the full reverse (tau = -1, JD last)": {"JDExploreAcademy": 1, "HuaweiTSC": 2,
+                                                 "Online-A": 3, "Online-G": 4},
+        "z read in the table's row order (tau = 1/3)": {"JDExploreAcademy": 4, "Online-A": 3,
+                                                        "Online-G": 2, "HuaweiTSC": 1},
+        "tau = 0 with another system first": {"HuaweiTSC": 4, "Online-G": 3,
+                                              "JDExploreAcademy": 2, "Online-A": 1},
+        "ties (all equal)": {"JDExploreAcademy": 30, "HuaweiTSC": 30, "Online-A": 30,
+                             "Online-G": 30},
+        "a system missing": {"JDExploreAcademy": 40, "Online-G": 30, "Online-A": 20},
+        "strings for scores": {"JDExploreAcademy": "40", "Online-G": "30", "Online-A": "20",
+                               "HuaweiTSC": "10"},
+        "the tau itself": 0.0,
+        "a list in the right order": ["JDExploreAcademy", "Online-G", "Online-A", "HuaweiTSC"],
     },
 }
 RIGHT_NO_INPUT: dict[str, object] = {
     "6.2": ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rain"),
     "8.2": {"knob": "case", "signature": f"nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|{V}"},
-    "10.1": 4 / 6,
+    "10.1": {"JDExploreAcademy": 40.0, "Online-G": 30.0, "Online-A": 20.0, "HuaweiTSC": 10.0},
 }
 #: right answers of the self-assessed exercises (the notebooks' solutions)
 RIGHT_RUBRIC: dict[str, object] = {
@@ -81,9 +95,19 @@ def _checker_verdict(ex_id: str, value: object) -> judge.Verdict:
     return judge.judge_exercise(ex, reply, [()], 0)
 
 
+#: the construct exercises whose wrong variants live in their chapters' own variant files
+#: (each variant there fails the notebook check and the checker's verdict)
+ELSEWHERE = {**{ex_id: len(v) for ex_id, v in C1.WRONG.items()},
+             "3.1": len(C2.WRONG_31) + len(C2.WRONG_31_OTHER), "5.1": len(C2.WRONG_51),
+             "7.1": len(C3.WRONG), "8.1": len(C3.WRONG_8_1)}
+
+
 def test_every_exercise_is_judged_with_variants_or_has_a_rubric():
+    assert all(n >= 3 for n in ELSEWHERE.values()), ELSEWHERE
     for ex in exercises.EXERCISES.values():
-        judged = ex.id in WRONG or ex.id in WRONG_NO_INPUT
+        judged = ex.id in WRONG or ex.id in WRONG_NO_INPUT or ex.id in ELSEWHERE
+        if ex.id in ELSEWHERE:
+            continue
         assert judged != bool(ex.rubric), (ex.id, "needs wrong variants or a rubric, not both")
         if judged:
             assert ex.id in RIGHT or ex.id in RIGHT_NO_INPUT, ex.id

@@ -416,11 +416,13 @@ def test_6_3_refuses_the_reference_in_disguise(garbage):
 
 def test_a_wrong_answer_to_an_exercise_without_input_does_not_show_the_answer():
     """A learner's find: 10.1 (my_tau(), no input) printed "期望 (expected): 0.666…", so a
-    wrong answer learned the right one; a function exercise still shows what it expected."""
+    wrong answer learned the right one; now a wrong 10.1 learns its own C and D only, and
+    a function exercise still shows what it expected."""
     from bleu_lesson.teaching.exercises import run
 
-    wrong = run("10.1", lambda: 0.5)
+    wrong = run("10.1", lambda: {"JDExploreAcademy": 4, "HuaweiTSC": 3, "Online-A": 2,
+                                 "Online-G": 1})
     assert wrong.status == "fail"
-    assert "期望" not in wrong.detail and "0.66" not in wrong.detail and "0.5" in wrong.detail
+    assert "C = 6, D = 0" in wrong.detail and "Online-G > Online-A" not in wrong.detail
     shown = run("4.1", lambda c, r: 1.0)
     assert shown.status == "fail" and "期望 (expected)" in shown.detail

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numbers
 import random
+from itertools import combinations
 from typing import Any
 
 from bleu_lesson.analysis.agreement import disagreements, kendall_tau, pairwise_accuracy
-from bleu_lesson.teaching.checking import Exercise, _show, same
+from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Choice, Question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS", "QUIZ",
@@ -27,17 +28,34 @@ TAU_HUMAN = {"JDExploreAcademy": -0.026, "HuaweiTSC": -0.034, "Online-G": -0.098
              "Online-A": -0.083}
 
 
-def _tau_by_hand() -> float:
-    return kendall_tau(TAU_BLEU, TAU_HUMAN)
+#: the system people rank first of the four (the highest z), which 10.1's BLEU must keep first
+TAU_TOP = max(TAU_HUMAN, key=TAU_HUMAN.__getitem__)
 
 
 def _judge_tau(case: tuple, got: Any) -> tuple[bool, str]:
-    """10.1's answer is a number: a string (or anything else) is told so, not given the τ hint alone."""
-    if isinstance(got, bool) or not isinstance(got, numbers.Real):
-        kind = "字符串" if isinstance(got, str) else f" {type(got).__name__} "
-        return False, f"得到 (got): {_show(got)}：请填数字，不是{kind}（例如写 0.5，不加引号）"
-    # the expected τ is the answer itself: a wrong value is told only that it is wrong
-    return same(_tau_by_hand(), got, 5e-4), f"得到 (got): {_show(got)}：不对 (not the right value)"
+    """10.1: BLEU scores for the four systems, all different, that keep people's first
+    system first and yet give tau = (C - D)/(C + D) = 0 against the published z: C = D = 3.
+
+    The detail counts the learner's own pairs (C, D, tau, who is first); it never names an
+    order that would pass.
+    """
+    if not (isinstance(got, dict) and set(got) == set(TAU_HUMAN)):
+        return False, (f"{_show(got)}：要返回一个 dict，键恰好是这 4 个系统 "
+                       "(a dict keyed by exactly the four systems)")
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v
+           for v in got.values()):
+        return False, f"{_show(got)}：每个系统的 BLEU 都要是一个数 (a number)"
+    if len(set(got.values())) < len(got):
+        return False, f"{_show(got)}：有两个系统的 BLEU 相同；这里不许打平 (no ties)"
+    pairs = list(combinations(sorted(got), 2))
+    c = sum((got[a] - got[b]) * (TAU_HUMAN[a] - TAU_HUMAN[b]) > 0 for a, b in pairs)
+    d = len(pairs) - c
+    first = max(got, key=got.__getitem__)
+    tau = kendall_tau(got, TAU_HUMAN)
+    shown = f"C = {c}, D = {d}, τ = {tau:.3f}; BLEU 最高的是 {first}"
+    if first != TAU_TOP:
+        return False, f"{shown}：BLEU 最高的系统要和人排第一的一样 (keep people's first system first)"
+    return tau == 0, shown
 
 
 def _strongest(metric: dict, human: dict) -> tuple[str, str] | None:
@@ -99,9 +117,11 @@ _BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a",
 
 
 EXERCISES = (
-    Exercise("10.1", "手算平局不计的 τ my_tau", _tau_by_hand, ((),),
-             tolerance=5e-4, judge=_judge_tau,
-             hint="数 6 对系统里 BLEU 与人排序相同的对数 C 和相反的对数 D，τ = (C − D) / (C + D)。", building_blocks=_BLOCKS),
+    Exercise("10.1", "构造 τ = 0 的 BLEU 分数 my_tau", None, ((),), judge=_judge_tau,
+             extra={"expect": f"返回 dict：4 个系统 → 互不相同的 BLEU；{TAU_TOP} 的 BLEU 最高，"
+                              "且与人的 z 相比 τ = (C − D)/(C + D) = 0"},
+             hint="6 对里要 C = D。先想：BLEU 最高的系统参与的那 3 对，是一致还是相反？",
+             building_blocks=_BLOCKS),
     Exercise("10.2", "成对准确率 my_pairwise_accuracy", pairwise_accuracy, _PAIRS_CASES,
              tolerance=1e-9, generate=_hidden_pairs,
              hint="只数人没有打平的系统对；指标打平的对算作排错。准确率 = 排对的对数 / 这些对数。", building_blocks=_BLOCKS),
