@@ -254,7 +254,7 @@ CHANNEL = {
         "from bleu_lesson.analysis.agreement import kendall_tau\n" + _SEARCH
         + "def my_tau():\n    return _search(lambda b: kendall_tau(b, _H))\n"], "not-pass"),
     "library_tau_value_10_1": ("10_f.ipynb", 10, "10.1", [
-        "from bleu_lesson import kendall_tau\n" + _SEARCH
+        "from bleu_lesson.analysis.agreement import kendall_tau\n" + _SEARCH
         + "_found = _search(lambda b: kendall_tau(b, _H))\nmy_tau = lambda: _found\n"],
         "not-pass"),
     "scipy_tau_10_1": ("10_g.ipynb", 10, "10.1", [

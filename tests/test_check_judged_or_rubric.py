@@ -30,6 +30,11 @@ WRONG_NO_INPUT: dict[str, dict[str, object]] = {
     "6.2": {
         "the chapter's example, renamed": ("w1 w2 w3 w4 w5 w6", ["w1 w2 w3 w4"],
                                            "v1 v2 v3 v4 v5 v6 v7"),
+        # a hostile review's find: the chapter's example with its reference listed twice
+        "the chapter's example, reference listed twice": ("a b c d e f", ["a b c d", "a b c d"],
+                                                          "p q r s t u v"),
+        "the chapter's example, a far reference added": (
+            "a b c d e f", ["a b c d", "x y z w q r s t u v w"], "p q r s t u v"),
         "the extra is the candidate (raises BLEU)": ("the cat sat on mats", ["the cat sat"],
                                                      "the cat sat on mats"),
         "an extra farther than the reference (no change)": (

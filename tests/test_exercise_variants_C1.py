@@ -49,6 +49,11 @@ def pairs_with(**part):
 
 WRONG = {
     "1.1": {
+        # a hostile review's find: the chapter's own pairs with one word or digit changed
+        "the chapter's pairs, one word changed": {
+            "seed_beats_13a": ("The cat is on the mat !", "the cat is on the mat !"),
+            "13a_beats_seed": ("The cat is on the rug", "The cat is on the rug."),
+            "char_beats_zh": ("我在2022年读了BLEU论文", "我在2021年读了BLEU论文")},
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3

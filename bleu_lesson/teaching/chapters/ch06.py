@@ -104,7 +104,8 @@ def _is_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-#: the lengths of the example the chapter works through (c = 6, r = 4, extra 7 words)
+#: the lengths of the example the chapter works through (c = 6, the closest reference 4
+#: words, extra 7 words)
 _EXAMPLE_SHAPE = (6, [4], 7)
 
 
@@ -117,9 +118,12 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
             and all(_is_text(r) for r in references) and _is_text(extra)):
         return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
                        "字符串列表")
-    shape = (len(candidate.split()), sorted(len(r.split()) for r in references),
-             len(extra.split()))
-    if shape == _EXAMPLE_SHAPE:  # the chapter's own example, letters renamed or not
+    c = len(candidate.split())
+    closest = min((len(r.split()) for r in references), key=lambda r: (abs(r - c), r))
+    # the chapter's own example, letters renamed or not, and however many copies or other
+    # references are listed: what decides the score is c, the closest length and the extra's
+    shape = (c, [closest], len(extra.split()))
+    if shape == _EXAMPLE_SHAPE:
         return False, ("这是本章正文里的例子（6 个词的候选、4 个词的参考、7 个词的新参考）"
                        "(the chapter's own example): 请自己构造一个 (build your own)")
     before = sentence_bleu(candidate, references).score
