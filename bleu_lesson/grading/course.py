@@ -631,9 +631,17 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
             return None, "", ("no chapter metadata, no NN_ in the file name, and no exercise "
                               "of the course in its code: cannot tell which chapter this is; "
                               "give --chapter NN to judge it as chapter NN")
-        return ",".join(found), (f"no chapter metadata and no NN_ in the file name: judged "
-                                 f"as chapter {', '.join(found)} from its content"), ""
+        if len(found) > 1:
+            return None, "", (f"no chapter metadata and no NN_ in the file name, and its "
+                              f"content names chapters {', '.join(found)}: cannot tell which "
+                              "chapter this is; give --chapter NN to judge it as chapter NN")
+        return found[0], (f"no chapter metadata and no NN_ in the file name: judged as "
+                          f"chapter {found[0]} from its content"), ""
     if meta is None:
+        if checks and from_name not in checks:
+            return None, "", (f"no chapter metadata; its file name says chapter {from_name}, "
+                              f"but its check() cells are chapter {', '.join(checks)}: not "
+                              "judged; give --chapter NN to judge it as chapter NN")
         return from_name, "", ""
     problems = []
     if from_name is not None and from_name != meta:
