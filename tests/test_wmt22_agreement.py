@@ -35,8 +35,14 @@ def wmt22(wmt22_dir):
 
 @pytest.fixture(scope="module")
 def scorers(wmt22):
-    """(pair, which) -> (our scorer, sacrebleu's BLEU with the references cached)."""
+    """(pair, which) -> (our scorer, sacrebleu's BLEU with the references cached).
+
+    The three BLEU objects of a pair share one sacrebleu tokenizer object: its own lru_cache
+    (keyed by tokenizer object and line) then tokenizes each system's lines once, not once
+    per reference set. The tokenizer is the same class with the same (no) state, so every
+    figure is sacrebleu's own."""
     cache = {}
+    tokenizers = {}
 
     def get(pair, which):
         if (pair, which) not in cache:
@@ -44,6 +50,9 @@ def scorers(wmt22):
             ours = bleu_lesson.BleuScorer(data.references_for(which), tokenizer=data.tokenizer)
             theirs = sacrebleu.BLEU(tokenize=data.tokenizer,
                                     references=data.reference_streams(which))
+            shared = tokenizers.setdefault(pair, theirs.tokenizer)
+            assert type(shared) is type(theirs.tokenizer)
+            theirs.tokenizer = shared
             cache[pair, which] = ours, theirs
         return cache[pair, which]
 
