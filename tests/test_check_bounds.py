@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -61,9 +62,21 @@ def _cli(args, env, **kw):
     import os
     import subprocess
 
+    # the checker as a terminal starts it (see _as_from_a_terminal)
     return subprocess.Popen([sys.executable, "-m", "bleu_lesson", "check", *args],
                             env={**os.environ, **env}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_from_a_terminal, **kw)
+
+
+def _as_from_a_terminal() -> None:
+    """Default SIGINT/SIGTERM handlers and no blocked signals in the child, whatever the
+    test run inherited (a pytest-xdist worker, nohup)."""
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def _hanging_notebook(path):
@@ -86,14 +99,17 @@ def test_unreadable_submission_prints_its_reason_and_exits_2(tmp_path):
     assert "could not be judged at all" in err
 
 
-def test_sigterm_leaves_no_copy_of_a_submission_and_no_process(tmp_path):
+def test_sigterm_leaves_no_copy_of_a_submission_and_no_process(tmp_path, request):
     import os
+    import shutil
     import signal
+    import tempfile
 
     from bleu_lesson.grading.sandbox import PREFIX, _descendants
 
-    temp = tmp_path / "temp"
-    temp.mkdir()
+    # a short TMPDIR the checker keeps (a deep one gives way to /tmp: see the next test)
+    temp = Path(tempfile.mkdtemp(prefix="blt-", dir="/tmp"))
+    request.addfinalizer(lambda: shutil.rmtree(temp, ignore_errors=True))
     sub = tmp_path / "bob_04_brevity_penalty.ipynb"
     _hanging_notebook(sub)
     proc = _cli(["--timeout", "120", "--jobs", "1", str(sub)], {"TMPDIR": str(temp)})
@@ -155,3 +171,18 @@ def test_a_flood_of_output_does_not_swell_the_checker(tmp_path):
     result = json.loads(out.strip().splitlines()[-1])
     assert "pass" not in result["statuses"]
     assert result["grew_kib"] < 150 * 1024  # measured: ~50 MB (imports); one message: 200 MB
+
+
+def test_a_deep_tmpdir_gives_way_to_tmp_for_the_kernels_sockets(monkeypatch, tmp_path):
+    """A found bug: under a test runner's deep TMPDIR the kernel's Unix sockets exceeded
+    107 bytes ("ZMQError: File name too long") and every submission was an error row."""
+    import tempfile
+
+    from bleu_lesson.grading import sandbox
+
+    deep = tmp_path / ("d" * 60) / ("e" * 40)
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    assert sandbox._short_temp() == "/tmp"
+    monkeypatch.setattr(tempfile, "tempdir", "/tmp")
+    assert sandbox._short_temp() is None

@@ -321,6 +321,22 @@ def closing() -> bool:
     return _CLOSING.is_set()
 
 
+#: A Unix socket's path holds at most 107 bytes; the kernel's sockets are
+#: ``<work folder>/ipc/k-<n>-<port>``, so a deep TMPDIR (a test runner's, a CI's) would make
+#: them unusable ("File name too long"): such a TMPDIR gives way to /tmp.
+_SOCKET_PATH_MAX = 107
+
+
+def _short_temp() -> str | None:
+    """The folder for a sandbox's work folder: TMPDIR, unless the kernel's socket paths
+    under it would be too long for a Unix socket; then /tmp (None: the default)."""
+    base = tempfile.gettempdir()
+    longest = len(os.path.join(os.path.realpath(base), PREFIX + "x" * 8, "ipc", "k-99-99999"))
+    if longest > _SOCKET_PATH_MAX and os.access("/tmp", os.W_OK | os.X_OK):
+        return "/tmp"
+    return None
+
+
 class Sandbox:
     """One throwaway environment: ``start(argv)`` once, then ``kill()`` and ``close()``.
 
@@ -340,7 +356,7 @@ class Sandbox:
         #: and dist-packages folder covered, no virtual environment, no package, no data),
         #: for the judging child of ``bleu_lesson.grading.world``
         self.bare = bare
-        self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()
+        self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX, dir=_short_temp())).resolve()
         self.home = self.workdir / "home"
         self.tmp = self.workdir / "tmp"
         self.nbdir = self.workdir / "nb"
