@@ -97,7 +97,9 @@ EXERCISES = (
     Exercise("9.2", "参考 B 下谁换了名次 my_rank_prediction", None, ((),),
              judge=_judge_rank_prediction,
              extra={"expect": "系统名的集合：只用参考 B 时，zh-en 名次与只用参考 A 时不同的那些系统"},
-             hint="看只用参考 A 时分数挨得很近的几对系统。", building_blocks=_BLOCKS,
+             hint="名次变，要两个系统的先后颠倒。换一位译者当参考，每个系统的分数都会变，"
+                  "变的幅度却各不相同：想一想，什么样的两个系统最容易因此颠倒？",
+             building_blocks=_BLOCKS,
              # the chapter's own table (section 5) shows the answer a few cells later, so a
              # program cannot tell a prediction from a copy: right is self-assessed, not pass
              rubric="预测对了。这一题的意义在于先预测：只有在看到第 5 节的表之前写下的预测才算数，"
