@@ -366,3 +366,17 @@ def test_ch00_question_3_does_not_give_away_question_2():
     from bleu_lesson.teaching.chapters.ch00 import QUESTIONS
     prompt = QUESTIONS[2].prompt
     assert "0.0000" not in prompt and "从 0" not in prompt, prompt
+
+
+def test_the_right_choice_follows_no_fixed_step():
+    """Read in course order, the right answers' positions do not move by one fixed step
+    (e.g. one letter earlier each time), and the shown order is the order the chapter
+    modules write."""
+    from bleu_lesson.teaching.chapters import registry
+
+    shown = [q for ch in sorted(quiz.QUIZZES) for q in quiz.QUIZZES[ch]]
+    written = [q for ch in registry().values() for q in ch.questions]
+    assert [q.choices for q in shown] == [q.choices for q in written]
+    positions = [q.correct_index for q in shown if len(q.choices) == 4]
+    steps = {(b - a) % 4 for a, b in zip(positions, positions[1:])}
+    assert len(steps) > 1, positions

@@ -51,24 +51,14 @@ FEEDBACK_CLASS = "bleu-quiz-feedback"
 LETTERS = "ABCDEFGH"
 
 
-def _place(question: Question, position: int) -> Question:
-    """The same question with its correct choice moved to ``position`` (others keep order)."""
-    right = question.choices[question.correct_index]
-    others = [c for c in question.choices if not c.correct]
-    others.insert(position % len(question.choices), right)
-    return Question(question.prompt, tuple(others))
-
-
-
-
 def _quizzes() -> dict[str, tuple[Question, ...]]:
-    """Every chapter's questions, each written with the right answer anywhere (mostly
-    first) in ``bleu_lesson/teaching/chapters/chNN.py``, its correct choice moved to a position
-    that changes from question to question, so "always A" is never the answer."""
+    """Every chapter's questions, in the order ``bleu_lesson/teaching/chapters/chNN.py``
+    writes them: each question places its right choice itself, so its position follows no
+    rule a learner could spot ("always A", or one letter earlier each time)."""
     global _QUIZZES
     if _QUIZZES is None:
         _QUIZZES = {
-            ch.id: tuple(_place(q, ch.number + 3 * i + 1) for i, q in enumerate(ch.questions))
+            ch.id: tuple(ch.questions)
             for ch in registry().values() if ch.questions
         }
     return _QUIZZES
