@@ -67,3 +67,19 @@ def test_a_reveal_cell_keeps_its_output_in_the_authoring_copy_only():
     student = make_student_copy(nb, "04_brevity_penalty.ipynb")
     assert student["cells"][0]["outputs"] == [] and student["cells"][0]["source"] == cell["source"]
     assert nb["cells"][0]["outputs"], "the authoring copy is not changed"
+
+
+def test_the_tables_that_answer_9_2_are_not_stored_in_the_learners_copy():
+    """A learner's review: right under check("9.2") the stored table of every system's
+    BLEU under references A and B gave the prediction away before any run."""
+    ch = next(c for c in CHAPTERS if c.id == "09")
+    nb = json.loads((ROOT / "notebooks" / ch.notebook).read_text(encoding="utf-8"))
+    student = make_student_copy(nb, ch.notebook)
+    cells = student["cells"]
+    at = next(i for i, c in enumerate(cells) if 'check("9.2"' in "".join(c["source"]))
+    tables = [c for c in cells[at + 1:] if c["cell_type"] == "code"
+              and "".join(c["source"]).startswith(("BLEU_SCORES = ", "RANKS = "))]
+    assert tables, "the score and rank tables after 9.2 are not found"
+    for cell in tables:
+        assert "HuaweiTSC" not in shown_text(cell), "".join(cell["source"])[:60]
+    assert all(c.get("execution_count") is None for c in cells if c["cell_type"] == "code")

@@ -189,9 +189,10 @@ def _chapter_of(nb: dict, name: str) -> str | None:
 #: stored outputs are not in the student copy (the chapter's ``<details>`` after it, or
 #: running it, gives the answer).
 PREDICT_TAG = "predict"
-#: The cell tag of a code cell that reveals, after an exercise's check, the library code
-#: that answers it (``show_source(brevity_penalty)`` after 4.1): the student copy keeps
-#: the cell but not its stored output, so the answer shows only when the learner runs it.
+#: The cell tag of a code cell whose stored output answers an exercise (the library code
+#: that answers it, ``show_source(brevity_penalty)`` after 4.1; chapter 09's tables after
+#: 9.2): the student copy keeps the cell but not its stored output, so the answer shows only
+#: when the learner runs it.
 REVEAL_TAG = "reveal"
 #: The MIME type of a widget's view in a stored output.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -247,7 +248,7 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
             cell["execution_count"] = None
         elif is_predict_cell(cell) or REVEAL_TAG in _tags(cell):
             cell["outputs"] = []
-            cell["execution_count"] = None
+        cell["execution_count"] = None  # the learner has run nothing yet
         _quiet_widget_reprs(cell.get("outputs", []))
     meta = student.setdefault("metadata", {}).setdefault("bleu_lesson", {})
     meta["student_copy"] = True
