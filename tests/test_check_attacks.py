@@ -365,7 +365,9 @@ def test_a_spinning_cell_is_stopped_by_the_per_cell_limit(rows):
 def test_the_library_tau_is_absent_where_10_1_is_judged(rows):
     for name in ("library_tau_10_1", "library_tau_value_10_1", "scipy_tau_10_1",
                  "subprocess_tau_10_1"):
-        assert rows[name]["10.1"].status in ("fail", "error"), (name, rows[name]["10.1"])
+        # a search that fails at the cell leaves my_tau undefined there: not done
+        row = rows[name]["10.1"]
+        assert row.status in ("fail", "error", "not-done"), (name, row)
     assert rows["honest_tau"]["10.1"].status == "pass"
 
 

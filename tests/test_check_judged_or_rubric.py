@@ -35,6 +35,11 @@ WRONG_NO_INPUT: dict[str, dict[str, object]] = {
                                                           "p q r s t u v"),
         "the chapter's example, a far reference added": (
             "a b c d e f", ["a b c d", "x y z w q r s t u v w"], "p q r s t u v"),
+        # the second review: punctuation hid the copy from a whitespace count
+        "the chapter's example, its last word a comma": ("a b c d e,", ["a b c d"],
+                                                        "u v w x y z q"),
+        "the chapter's example, a hyphen-newline": ("a b c d e f-\ng", ["a b c d"],
+                                                   "u v w x y z q"),
         "the extra is the candidate (raises BLEU)": ("the cat sat on mats", ["the cat sat"],
                                                      "the cat sat on mats"),
         "an extra farther than the reference (no change)": (

@@ -25,7 +25,7 @@ CH06 = nb(code("def my_bleu(c, refs):\n    return 0.5\n"), code('check("6.1", my
 def test_a_renamed_notebook_without_metadata_whose_checks_disagree_is_refused():
     chapter, _, refusal = _judged_chapter(CH06, "04_mallory.ipynb", None)
     assert chapter is None
-    assert "file name says chapter 04" in refusal and "check() cells are chapter 06" in refusal
+    assert "file name says chapter 04" in refusal and "is chapter 06" in refusal
     assert "--chapter" in refusal
 
 
@@ -47,3 +47,19 @@ def test_content_that_names_one_chapter_is_judged_as_it_with_a_note():
 def test_the_chapter_option_still_wins():
     chapter, note, _ = _judged_chapter(CH06, "04_mallory.ipynb", "04")
     assert chapter == "04" and "check() cells are chapter 06" in note
+
+
+NO_CHECKS_06 = nb(code("def my_bleu(c, refs):\n    return 0.5\n"),
+                  code("def my_lowering_case():\n    return ...\n"))
+
+
+def test_a_renamed_notebook_whose_answer_names_disagree_is_refused():
+    """The second review: the chapter-06 notebook with its check() cells removed, named
+    04_…, was judged as 04; a chapter with no exercises (00_…) or an unknown metadata
+    chapter (99) left the unsolved exercises without a row."""
+    for name in ("04_n1.ipynb", "00_n2.ipynb"):
+        chapter, _, refusal = _judged_chapter(NO_CHECKS_06, name, None)
+        assert chapter is None and "content" in refusal and "06" in refusal, name
+    chapter, _, refusal = _judged_chapter(nb(*NO_CHECKS_06["cells"], chapter="99"), "n3.ipynb",
+                                          None)
+    assert chapter is None and "06" in refusal

@@ -54,6 +54,15 @@ WRONG = {
             "seed_beats_13a": ("The cat is on the mat !", "the cat is on the mat !"),
             "13a_beats_seed": ("The cat is on the rug", "The cat is on the rug."),
             "char_beats_zh": ("我在2022年读了BLEU论文", "我在2021年读了BLEU论文")},
+        # a second hostile review's finds: a word added in front, or the first word dropped
+        "the chapter's pairs, a word put in front": {
+            "seed_beats_13a": ("So The cat is on the mat", "so the cat is on the mat"),
+            "13a_beats_seed": ("Yes The cat is on the mat", "Yes The cat is on the mat."),
+            "char_beats_zh": ("昨天我在2022年读了BLEU论文。", "昨天我在2021年读了BLEU论文。")},
+        "the chapter's pairs, the first word dropped": {
+            "seed_beats_13a": ("Cat is on the mat", "cat is on the mat"),
+            "13a_beats_seed": ("cat is on the mat", "cat is on the mat."),
+            "char_beats_zh": ("在2022年读了BLEU论文。", "在2021年读了BLEU论文。")},
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3

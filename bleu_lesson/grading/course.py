@@ -638,17 +638,21 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
                               "chapter this is; give --chapter NN to judge it as chapter NN")
         return found[0], (f"no chapter metadata and no NN_ in the file name: judged as "
                           f"chapter {found[0]} from its content"), ""
+    content = _content_chapters(nb)  # its check() cells, answer names and title
     if meta is None:
-        if checks and from_name not in checks:
+        if content and from_name not in content:
             return None, "", (f"no chapter metadata; its file name says chapter {from_name}, "
-                              f"but its check() cells are chapter {', '.join(checks)}: not "
-                              "judged; give --chapter NN to judge it as chapter NN")
+                              f"but its content (check() cells, answer names) is chapter "
+                              f"{', '.join(content)}: not judged; give --chapter NN to judge "
+                              "it as chapter NN")
         return from_name, "", ""
     problems = []
     if from_name is not None and from_name != meta:
         problems.append(f"its file name says chapter {from_name}")
     if checks and meta not in checks:
         problems.append(f"its check() cells are chapter {', '.join(checks)}")
+    elif content and meta not in content:
+        problems.append(f"its content (answer names) is chapter {', '.join(content)}")
     if problems:
         return None, "", (f"the notebook's metadata says chapter {meta}, but "
                           + " and ".join(problems) + ": not judged (the metadata is the "

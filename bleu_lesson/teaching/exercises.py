@@ -17,10 +17,11 @@ It never shows the solution's code, only values. Results are kept per kernel in
 learner's own kernel: it is feedback for self-study. Marking a class is done by
 ``bleu-lesson check`` (``bleu_lesson.grading.course``), which judges in its own process.
 
->>> check("2.1", lambda tokens, n: [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)])
-✔ 练习 2.1 通过 (passed): 5/5 个测试用例
->>> check("2.1", ...)
-… 练习 2.1 还没有完成 (not done yet): 在标记处写代码，然后重新运行这个单元格。
+>>> import math
+>>> check("4.1", lambda c, r: 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c)))
+✔ 练习 4.1 通过 (passed): 6/6 个测试用例
+>>> check("4.1", ...)
+… 练习 4.1 还没有完成 (not done yet): 在标记处写代码，然后重新运行这个单元格。
 """
 
 from __future__ import annotations
@@ -84,11 +85,12 @@ def check_hidden(exercise_id: str, answer: Any, seed: int, draws: int = 3) -> No
     nothing; raises AssertionError on the first case that fails, or when the answer is
     still the stub.
 
-    >>> check_hidden("2.1", lambda t, n: [tuple(t[i:i + n]) for i in range(len(t) - n + 1)], 7)
-    >>> check_hidden("2.1", lambda t, n: [], 7)
+    >>> check_hidden("4.1", lambda c, r: 1.0 if c > r else 0.0 if c == 0 else
+    ...              __import__("math").exp(1 - r / c), 7)
+    >>> check_hidden("4.1", lambda c, r: 1.0, 7)
     Traceback (most recent call last):
     ...
-    AssertionError: exercise 2.1: a hidden case fails
+    AssertionError: exercise 4.1: a hidden case fails
     """
     if exercise_id not in EXERCISES:
         raise ValueError(f"unknown exercise {exercise_id!r}; known: {', '.join(EXERCISES)}")

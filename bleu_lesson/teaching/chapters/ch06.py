@@ -118,11 +118,13 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
             and all(_is_text(r) for r in references) and _is_text(extra)):
         return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
                        "字符串列表")
-    c = len(candidate.split())
-    closest = min((len(r.split()) for r in references), key=lambda r: (abs(r - c), r))
+    # lengths as sentence BLEU counts them (13a tokens), so punctuation hides no copy
+    tokens = get_tokenizer("13a")
+    c = len(tokens(candidate))
+    closest = min((len(tokens(r)) for r in references), key=lambda r: (abs(r - c), r))
     # the chapter's own example, letters renamed or not, and however many copies or other
     # references are listed: what decides the score is c, the closest length and the extra's
-    shape = (c, [closest], len(extra.split()))
+    shape = (c, [closest], len(tokens(extra)))
     if shape == _EXAMPLE_SHAPE:
         return False, ("这是本章正文里的例子（6 个词的候选、4 个词的参考、7 个词的新参考）"
                        "(the chapter's own example): 请自己构造一个 (build your own)")
