@@ -380,3 +380,18 @@ def test_the_right_choice_follows_no_fixed_step():
     positions = [q.correct_index for q in shown if len(q.choices) == 4]
     steps = {(b - a) % 4 for a, b in zip(positions, positions[1:])}
     assert len(steps) > 1, positions
+
+
+def test_zero_precision_question_states_true_numbers():
+    """ch05: p = (0.9, 0.8, 0.7, 0) unsmoothed is 0 (sacrebleu); distractors by hand."""
+    pytest.importorskip("sacrebleu")
+    from sacrebleu.metrics import BLEU
+
+    # counts giving p = 9/10, 8/10, 7/10, 0/10 with c = r = 10 (BP = 1)
+    score = BLEU.compute_bleu([9, 8, 7, 0], [10, 10, 10, 10], 10, 10, smooth_method="none").score
+    assert score == 0.0
+    assert "0" == _right("05", "(0.9, 0.8, 0.7, 0)").text
+    arith = _wrong("05", "(0.9, 0.8, 0.7, 0)", "0.6000")
+    assert not arith.correct and round((0.9 + 0.8 + 0.7 + 0) / 4, 4) == 0.6
+    skipped = _wrong("05", "(0.9, 0.8, 0.7, 0)", "约 0.7958")
+    assert not skipped.correct and round((0.9 * 0.8 * 0.7) ** (1 / 3), 4) == 0.7958

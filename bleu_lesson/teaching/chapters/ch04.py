@@ -65,7 +65,7 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
 EXERCISES = (
     Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
         (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
-    ), tolerance=1e-9, hint="c > r 时为 1；c = 0 时为 0；否则 exp(1 - r/c)。",
+    ), tolerance=1e-9, hint="分三种情况想：候选比参考长时还要罚吗？候选为空时呢？c = r 时 BP 应当是几？用这三点检查你的式子。",
         forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp, building_blocks=("ngrams", "clipping")),
     Exercise("4.2", "最接近的参考长度 my_closest_ref_length", closest_ref_length, (
         (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),

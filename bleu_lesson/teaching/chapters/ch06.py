@@ -176,9 +176,9 @@ EXERCISES = (
         # Papineni et al. (2002): clipped p_1 = 2/7, no bigram matches, BLEU 0
         ("the the the the the the the", ["The cat is on the mat", "There is a cat on the mat"]),
     ), tolerance=1e-9,
-        hint="小写 + 空格分词；截断计数 (每个 n 元语法最多算它在任一条参考里出现的最多次数)；"
-             "最接近的参考长度 (距离相同时取较短的)；不平滑；4 阶等权的加权几何平均 "
-             "exp(Σ ¼·log pₙ)，不是算术平均。",
+        hint="逐项对照前几章问自己：怎样分词、大小写怎么办？截断时一个 n 元语法最多算几次，"
+             "看哪条参考？r 取哪条参考的长度，距离相同时取哪条？4 个精确率怎样平均（几何平均，不是算术平均）？"
+             "最后用本章的两个例子（0.0000 和 0.9036）检查。",
         forbidden=("bleu_lesson.core.bleu.sentence_bleu", "bleu_lesson.core.bleu.corpus_bleu",
                    "bleu_lesson.core.bleu.score_stats", "bleu_lesson.core.bleu.BleuScorer.score",
                    "bleu_lesson.core.bleu.BleuScorer.sentence_scores",
