@@ -1,6 +1,6 @@
 """docs/self-study.md's core path: each chapter's time without the sections marked 选读
-(optional), measured at tools/chapter_load.py's rates, must be the "核心" column, and the
-core total its stated sum."""
+(optional), measured at tools/chapter_load.py's rates, must be the "核心" column; the core
+total is the sum of the unrounded model minutes (rounded once), and it stays within 8 hours."""
 
 from __future__ import annotations
 
@@ -88,19 +88,56 @@ def test_every_exercise_quiz_and_explorer_is_found_in_its_notebook():
             assert any(re.search(rf"\b{name}\(", t) for t in code), (ch.id, name)
 
 
+def test_the_total_sums_unrounded_minutes():
+    # three chapters of 62.4 model minutes each (8112 prose units = 62.4 min at 130 a minute):
+    # the rows say 60 each (180), the honest total is 187.2, which rounds to 185
+    loads = [chapter_load.Load(f"0{i}", "x.ipynb", 8112, 0, 0, 0) for i in range(3)]
+    assert [x.rounded for x in loads] == [60, 60, 60]
+    assert chapter_load.total_minutes(loads) == pytest.approx(187.2)
+    assert chapter_load.round5(chapter_load.total_minutes(loads)) == 185
+
+
 def test_core_column_is_the_measurement():
     guide, measured = _guide(), core_minutes()
     assert sorted(guide) == sorted(measured)
     assert guide == measured, f"update the 核心 column of docs/self-study.md: {measured}"
     text = (ROOT / "docs" / "self-study.md").read_text(encoding="utf-8")
     total = int(re.search(r"核心路线合计约 (\d+) 分钟", text).group(1))
-    assert total == sum(guide.values())
+    honest = chapter_load.total_minutes(chapter_load.measure(core=True))
+    assert total == chapter_load.round5(honest), f"core total is {honest:.1f} min"
+
+
+def test_core_path_is_at_most_eight_hours():
+    """The unrounded model minutes of the core path, summed: at most 480."""
+    honest = chapter_load.total_minutes(chapter_load.measure(core=True))
+    assert honest <= 480, f"the core path is {honest:.1f} model minutes ({honest / 60:.2f} h)"
+
+
+def _instructor_plan() -> str:
+    return (ROOT / "docs" / "instructor.md").read_text(encoding="utf-8")
+
+
+def test_instructor_chapter_minutes_are_the_core_figures():
+    rows = re.findall(r"^\| (\d\d) \| \[\d\d_\w+\]\([^)]*\) \| (\d+) \|", _instructor_plan(), re.M)
+    assert {ch: int(m) for ch, m in rows} == core_minutes()
+    total = int(re.search(r"合计约 (\d+) 分钟（核心部分", _instructor_plan()).group(1))
+    assert total == chapter_load.round5(chapter_load.total_minutes(
+        chapter_load.measure(core=True)))
 
 
 def test_instructor_sessions_are_at_most_90_minutes():
-    text = (ROOT / "docs" / "instructor.md").read_text(encoding="utf-8")
-    plan = text.split("| 次 | 内容 | 分钟 |", 1)[1].split("\n\n", 1)[0]
-    rows = re.findall(r"^\| (\d+) \| [^|]+ \| (?:约 )?([\d +]+) \|$", plan, re.M)
-    assert [int(n) for n, _ in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 5
-    for n, minutes in rows:
-        assert sum(int(x) for x in minutes.split("+")) <= 90, f"session {n}: {minutes}"
+    """Each session's first figure is its chapters' core minutes; every chapter is taught once."""
+    plan = _instructor_plan().split("| 次 | 内容 | 分钟 |", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \| (?:约 )?([\d +]+) \|$", plan, re.M)
+    assert [int(n) for n, _, _ in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 5
+    core, taught = core_minutes(), []
+    for n, content, minutes in rows:
+        parts = [int(x) for x in minutes.split("+")]
+        assert sum(parts) <= 90, f"session {n}: {minutes}"
+        first = re.match(r"(\d\d)(?:–(\d\d))?", content.strip())
+        assert first, f"session {n} should start with its chapters: {content}"
+        lo, hi = int(first.group(1)), int(first.group(2) or first.group(1))
+        chapters = [f"{c:02d}" for c in range(lo, hi + 1)]
+        taught += chapters
+        assert parts[0] == sum(core[c] for c in chapters), f"session {n}: {minutes}"
+    assert taught == sorted(core)

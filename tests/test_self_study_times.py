@@ -31,10 +31,13 @@ def test_every_chapter_has_a_time_within_the_measurement():
     assert not off, f"update docs/self-study.md from tools/chapter_load.py: {off}"
 
 
-def test_the_total_is_the_sum_of_the_rows():
+def test_the_total_is_the_unrounded_sum():
+    """The stated total is the model minutes of all chapters summed, then rounded once
+    (within 10 minutes, as prose edits elsewhere may move it a little)."""
     text = (ROOT / "docs" / "self-study.md").read_text(encoding="utf-8")
     total = int(re.search(r"合计约 (\d+) 分钟", text).group(1))
-    assert total == sum(_guide().values())
+    honest = chapter_load.total_minutes(chapter_load.measure())
+    assert abs(total - honest) <= 10, f"the whole course is {honest:.1f} model minutes"
 
 
 def test_prose_units_by_hand():
