@@ -141,3 +141,53 @@ def test_instructor_sessions_are_at_most_90_minutes():
         taught += chapters
         assert parts[0] == sum(core[c] for c in chapters), f"session {n}: {minutes}"
     assert taught == sorted(core)
+
+
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """(names a code cell binds, names it reads), IPython magics left out."""
+    import ast
+
+    code = "\n".join(line for line in source.splitlines()
+                     if not line.lstrip().startswith(("%", "!")))
+    tree = ast.parse(code)
+    bound, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+    return bound, read
+
+
+def core_needs(cells: list[dict]) -> set[str]:
+    """Names that a core code cell reads and only an optional code cell before it binds."""
+    core_bound: set[str] = set()
+    optional_bound: set[str] = set()
+    needed: set[str] = set()
+    for cell, (kind, core_text) in zip(cells, chapter_load.core_view(cells), strict=True):
+        if kind != "code" or not chapter_load._text(cell).strip():
+            continue
+        bound, read = _names(chapter_load._text(cell))
+        if core_text.strip():
+            needed |= (read & optional_bound) - core_bound - bound
+            core_bound |= bound
+        else:
+            optional_bound |= bound
+    return needed
+
+
+def test_no_core_cell_needs_an_optional_cell():
+    """A learner who skips every 【选读】 section can run the core cells: no core code cell
+    reads a name that only an optional code cell before it binds."""
+    for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        assert not core_needs(cells), f"{path.name}: core cells need {sorted(core_needs(cells))}"
+
+
+def test_the_optional_cell_check_catches_a_dependency():
+    cells = [_md("## 1. A【选读】"), _code("x = 1\ny = 2"), _md("## 2. B"), _code("y = 3"),
+             _code("print(x, y)")]
+    assert core_needs(cells) == {"x"}          # y is bound again in the core
+    assert core_needs([_md("## 1. A"), *cells[1:]]) == set()
