@@ -63,6 +63,15 @@ WRONG = {
             "seed_beats_13a": ("Cat is on the mat", "cat is on the mat"),
             "13a_beats_seed": ("cat is on the mat", "cat is on the mat."),
             "char_beats_zh": ("在2022年读了BLEU论文。", "在2021年读了BLEU论文。")},
+        # a third hostile review's find: the chapter's pairs with one long tail added to both
+        # sides (the tail dilutes difflib's ratio below one half)
+        "the chapter's pairs, a long tail on both sides": lambda t=(
+                " and we all went home to sleep after a long day at work",
+                "，然后我们大家都高高兴兴地回家睡觉了，因为今天的工作实在是太累了。"): {
+            "seed_beats_13a": ("The cat is on the mat" + t[0], "the cat is on the mat" + t[0]),
+            "13a_beats_seed": ("The cat is on the mat" + t[0],
+                               "The cat is on the mat" + t[0] + "."),
+            "char_beats_zh": ("我在2022年读了BLEU论文" + t[1], "我在2021年读了BLEU论文" + t[1])},
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3
