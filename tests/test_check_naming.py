@@ -63,3 +63,28 @@ def test_a_renamed_notebook_whose_answer_names_disagree_is_refused():
     chapter, _, refusal = _judged_chapter(nb(*NO_CHECKS_06["cells"], chapter="99"), "n3.ipynb",
                                           None)
     assert chapter is None and "06" in refusal
+
+
+def test_another_chapters_answers_appended_under_its_metadata_are_refused():
+    """The third review: a chapter-06 notebook whose metadata says 04 (or whose file name is
+    04_…), with correct 4.x answers and check() cells appended, was judged as chapter 04 (two
+    passes, no 6.x row). A notebook whose content names two chapters is refused, whatever
+    its metadata or file name says."""
+    carol = nb(*CH06["cells"], code("def my_brevity_penalty(c, r):\n    return 1.0\n"),
+               code('check("4.1", my_brevity_penalty)'), chapter="04")
+    for name in ("carol_hw.ipynb", "04_bleu_bob.ipynb"):
+        chapter, _, refusal = _judged_chapter(carol, name, None)
+        assert chapter is None and "04, 06" in refusal and "--chapter" in refusal, name
+    assert _judged_chapter(carol, "carol_hw.ipynb", "06")[0] == "06"
+
+
+def test_a_check_call_in_a_comment_or_a_string_names_no_chapter():
+    """`# check("4.1", …)` in a comment cell made a chapter-06 notebook look like chapter 04."""
+    from bleu_lesson.grading.course import _check_calls
+
+    assert _check_calls('# check("4.1", f)\ns = "check(\'4.2\', g)"\n') == set()
+    assert _check_calls('check("6.1", my_bleu)\n%time check("6.2", f)\n!ls') == {"6.1", "6.2"}
+    ch06_with_comment = nb(code("def my_bleu(c, refs):\n    return 0.5\n"),
+                           code('# check("4.1", my_brevity_penalty)'), chapter="04")
+    chapter, _, refusal = _judged_chapter(ch06_with_comment, "hw.ipynb", None)
+    assert chapter is None and "answer names" in refusal

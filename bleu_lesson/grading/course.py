@@ -604,11 +604,32 @@ def read_submission(path: str | Path, limit: int = MAX_SUBMISSION_BYTES) -> byte
         os.close(fd)
 
 
+def _check_calls(source: str) -> set[str]:
+    """The exercise ids of the ``check("N.M", …)`` calls in one code cell: calls only, so a
+    comment or a string that merely looks like one names nothing. A cell Python cannot
+    parse (an IPython magic, a syntax error) is read line by line without its comments."""
+    import ast
+
+    lines = [ln.lstrip().lstrip("%").partition(" ")[2] if ln.lstrip().startswith("%") else ln
+             for ln in source.splitlines() if not ln.lstrip().startswith("!")]
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError):
+        text = "\n".join(re.sub(r"#.*", "", ln) for ln in lines)
+        return set(re.findall(r"""\bcheck\(\s*["'](\d+\.\d+)["']""", text))
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args \
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "check" \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            ids.add(node.args[0].value)
+    return ids
+
+
 def _check_chapters(nb: dict) -> list[str]:
-    """The chapters of the exercises the notebook's own ``check("N.M")`` cells name."""
-    text = "\n".join(_source(c) for c in nb.get("cells", [])
-                     if isinstance(c, dict) and c.get("cell_type") == "code")
-    ids = set(re.findall(r"""\bcheck\(\s*["'](\d+\.\d+)["']""", text))
+    """The chapters of the exercises the notebook's own ``check("N.M")`` calls name."""
+    ids = set().union(*(_check_calls(_source(c)) for c in nb.get("cells", [])
+                        if isinstance(c, dict) and c.get("cell_type") == "code"))
     return sorted({EXERCISES[i].chapter for i in ids if i in EXERCISES})
 
 
@@ -639,6 +660,12 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
         return found[0], (f"no chapter metadata and no NN_ in the file name: judged as "
                           f"chapter {found[0]} from its content"), ""
     content = _content_chapters(nb)  # its check() cells, answer names and title
+    if len(content) > 1:
+        # a chapter's own notebook names one chapter; more is another chapter's answers
+        # brought in (judged under a metadata or file name of the student's choosing)
+        return None, "", (f"its content (check() cells, answer names) names chapters "
+                          f"{', '.join(content)}: cannot tell which chapter this is; give "
+                          "--chapter NN to judge it as chapter NN")
     if meta is None:
         if content and from_name not in content:
             return None, "", (f"no chapter metadata; its file name says chapter {from_name}, "
