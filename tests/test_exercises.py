@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 
@@ -512,3 +513,23 @@ def test_no_import_cycle_between_exercises_and_chapters():
 def test_exercises_all_names_exist():
     assert all(hasattr(exercises, name) for name in exercises.__all__)
     assert {"check", "progress", "EXERCISES", "Exercise", "run"} <= set(exercises.__all__)
+
+
+def test_a_huge_constructed_answer_fails_before_any_judge_reads_it():
+    """A third hostile review: a 6.3 reply of 1.28 million characters kept the checker's judge
+    busy ~46 s of CPU (8.1 and 1.1 likewise). Every judged exercise refuses a string longer
+    than MAX_JUDGED_TEXT, or more text in all than MAX_JUDGED_TOTAL, before judging."""
+    from bleu_lesson.teaching.checking import MAX_JUDGED_TEXT, MAX_JUDGED_TOTAL, verdict
+
+    huge = "a.b," * 320_000
+    many = ["x " * 900] * 30  # each string short, together too long
+    judged = [ex for ex in exercises.EXERCISES.values() if ex.judge is not None]
+    assert len(judged) >= 8
+    calls = []
+    for ex in judged:
+        spy = dataclasses.replace(ex, judge=lambda case, got: calls.append(got) or (True, ""))
+        for got in ((huge, "x", "y"), {"k": [huge]}, many):
+            ok, detail = verdict(spy, ex.cases[0] if ex.cases else (), got)
+            assert not ok and "answer too long" in detail, (ex.id, detail)
+        assert len(many[0]) < MAX_JUDGED_TEXT < len(huge) and sum(map(len, many)) > MAX_JUDGED_TOTAL
+    assert calls == []  # no judge ever saw them

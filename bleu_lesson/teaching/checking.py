@@ -147,6 +147,26 @@ def shown_input(case: tuple) -> str:
     return ", ".join(_show(a) for a in case)
 
 
+#: A constructed answer (the exercises with a ``judge``) is a few sentences: no string in it
+#: may be longer than this, nor all of them together longer than ``MAX_JUDGED_TOTAL``, so
+#: no answer can keep a judge (tokenizing, aligning) busy for long.
+MAX_JUDGED_TEXT = 2_000
+MAX_JUDGED_TOTAL = 20_000
+
+
+def _texts(value: Any, depth: int = 0) -> list[int]:
+    """The lengths of the strings in a plain value (lists, tuples, dicts, sets)."""
+    if isinstance(value, str):
+        return [len(value)]
+    if depth > 50:
+        return []
+    if isinstance(value, dict):
+        return [n for k, v in value.items() for x in (k, v) for n in _texts(x, depth + 1)]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [n for x in value for n in _texts(x, depth + 1)]
+    return []
+
+
 def verdict(ex: Exercise, case: tuple, got: Any, after: tuple | None = None) -> tuple[bool, str]:
     """Judge one value: ``(ok, detail)``. ``after`` is the input as it was after the call:
     an answer that changed its input fails."""
@@ -156,6 +176,11 @@ def verdict(ex: Exercise, case: tuple, got: Any, after: tuple | None = None) -> 
         return False, (f"{where}  你的答案改动了它的输入 (your answer changed its input); "
                        f"之后 (after): {shown_input(after)}")
     if ex.judge is not None:
+        sizes = _texts(got)
+        if sizes and (max(sizes) > MAX_JUDGED_TEXT or sum(sizes) > MAX_JUDGED_TOTAL):
+            return False, (f"{where}  答案太长 (answer too long): 每个字符串最多 "
+                           f"{MAX_JUDGED_TEXT} 个字符，合计最多 {MAX_JUDGED_TOTAL} 个 "
+                           f"(got a string of {max(sizes)}, {sum(sizes)} in all)")
         try:
             ok, detail = ex.judge(case, got)
         except Exception as exc:  # a malformed value must not crash the judge (or checker)
