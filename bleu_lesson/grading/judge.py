@@ -302,6 +302,13 @@ class Submission:
                 client.kernel_info()
                 reply = client.get_shell_msg(timeout=1)
                 if reply["msg_type"] == "kernel_info_reply":
+                    # IOPub is a subscription: what the kernel publishes before it is
+                    # connected is lost, and a cell whose "idle" is lost looks hung until
+                    # the deadline. The shell can answer first (a loaded machine, the
+                    # subscriber's reconnect interval), so ready means a message on IOPub
+                    # too (the kernel_info's own status, or ipykernel's welcome); else ask
+                    # again, as jupyter_client's wait_for_ready does.
+                    client.get_iopub_msg(timeout=0.2)
                     break
             except queue.Empty:
                 pass
