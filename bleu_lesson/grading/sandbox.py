@@ -57,7 +57,9 @@ answer (the library source is readable, by design).
 Under ``unshare`` as root with a Python others cannot read, the kernel would keep uid 0:
 ``refusal`` says so and no sandbox starts (a root kernel could write a later submission's
 copy and reach other kernels' connection files). Nor does it stop a student from using up
-what it is given: the CPU time, memory per process (not in total: there are no cgroups),
+what it is given: the CPU time, memory (RLIMIT_AS per process; the checker sums the
+processes' resident memory while a cell runs and stops a submission past ``--memory``,
+``memory_held``, but there are no cgroups, so the sum may be passed between two looks),
 the process count (per sandbox under root, from the uid pool; shared when the checker is
 not root, or when more sandboxes run than the pool has uids), disk space in the work
 folder under ``none`` and the host's ``/tmp`` under ``unshare`` (each file at most
@@ -567,6 +569,23 @@ class Sandbox:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+    def memory_held(self) -> int:
+        """Bytes of resident memory (RSS) of every process the sandbox runs, summed.
+
+        Pages a fork shares count once per process, so this is an upper bound; the
+        checker compares it with ``Limits.memory`` (RLIMIT_AS bounds each process only).
+        """
+        if self.proc is None:
+            return 0
+        page = os.sysconf("SC_PAGE_SIZE")
+        total = 0
+        for pid in (self.proc.pid, *_descendants(self.proc.pid)):
+            try:
+                total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
+            except (OSError, IndexError, ValueError):
+                pass  # gone meanwhile
+        return total
 
     def kill(self) -> None:
         """Kill everything the sandbox runs, now, whatever holds a pipe."""
