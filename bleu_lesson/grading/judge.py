@@ -55,7 +55,7 @@ MAX_REPLY = 4 * 1024 ** 2  # bytes of JSON read back from one judging cell
 #: kernel that sends more: its output cannot swell the checker).
 MAX_MESSAGE = 8 * 1024 ** 2
 #: Seconds between two looks at what a running cell's processes hold in all (``--memory``)
-MEMORY_LOOK = 0.2
+MEMORY_LOOK = 0.5
 
 
 class Timeout(Exception):
