@@ -122,7 +122,7 @@ _BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a",
 
 EXERCISES = (
     Exercise("10.1", "构造 τ = 0 的 BLEU 分数 my_tau", None, ((),), judge=_judge_tau,
-             extra={"expect": f"返回 dict：4 个系统 → 互不相同的 BLEU；{TAU_TOP} 的 BLEU 最高，"
+             extra={"expect": f"返回 dict：4 个系统 → 互不相同的 BLEU（0 到 100）；{TAU_TOP} 的 BLEU 最高，"
                               "且与人的 z 相比 τ = (C − D)/(C + D) = 0"},
              hint="6 对里要 C = D。先想：BLEU 最高的系统参与的那 3 对，是一致还是相反？",
              building_blocks=_BLOCKS),
