@@ -1,9 +1,11 @@
-"""What ``--memory`` (RLIMIT_AS, per process) lets one submission hold in all.
+"""What ``--memory`` lets one submission hold in all.
 
     python benchmarks/bench_memory_limit.py [--children 2] [--each-mib 1536] [--hold 4]
 
 RLIMIT_AS bounds each process's address space, not a sandbox: a submission that forks
-holds up to ``--memory`` in every process it may start (``Limits.processes``). Where the
+could hold up to ``--memory`` in every process it may start (``Limits.processes``), so the
+checker also sums the resident memory of the sandbox's processes while a cell runs and
+stops the submission past ``--memory`` (``judge.Submission``). Where the
 cgroups v2 memory controller is delegated, a cgroup could bound the whole tree; this
 script first says whether it is (on a cgroups v1 or hybrid host it is not), then measures.
 

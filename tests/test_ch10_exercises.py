@@ -108,9 +108,45 @@ def test_exactly_the_reasoned_order_passes_10_1():
     assert passed == by_hand == [("JDExploreAcademy", "Online-G", "Online-A", "HuaweiTSC")]
 
 
+#: 10.1 answers in the reasoned order (C = D = 3 by hand, JDExploreAcademy first) whose
+#: values are not BLEU scores: each must fail, in the notebook and in the grader
+NOT_BLEU = {
+    "a negative score": {**TAU_ZERO, "HuaweiTSC": -3.0},
+    "above 100": {**TAU_ZERO, "JDExploreAcademy": 140.0},
+    "infinity on top": {**TAU_ZERO, "JDExploreAcademy": float("inf")},
+    "NaN": {**TAU_ZERO, "HuaweiTSC": float("nan")},
+    "a bool": {**TAU_ZERO, "HuaweiTSC": False},
+    "a string": {**TAU_ZERO, "HuaweiTSC": "10"},
+}
+
+
+@pytest.mark.parametrize("name", list(NOT_BLEU))
+def test_values_that_are_not_bleu_scores_fail_10_1(name):
+    from test_sandbox_judge import _verdict
+
+    answer = NOT_BLEU[name]
+    if name in ("a negative score", "above 100", "infinity on top"):
+        assert _hand_tau(answer) == (3, 3)  # the order alone would pass: the range decides
+    result = exercises.run("10.1", lambda: answer)
+    assert result.status == "fail", result
+    said = result.detail.split("得到 (got)")[1]  # the judge's own words, not the task's
+    assert ("0 到 100" in said) == (name in ("a negative score", "above 100",
+                                                       "infinity on top"))
+    assert _verdict("10.1", lambda: answer).status == "fail"
+
+
+def test_the_ends_of_the_range_pass_10_1():
+    """0 and 100 are BLEU scores (an empty match, a copy of the reference)."""
+    from test_sandbox_judge import _verdict
+
+    answer = {**TAU_ZERO, "JDExploreAcademy": 100, "HuaweiTSC": 0.0}
+    assert exercises.run("10.1", lambda: answer).status == "pass"
+    assert _verdict("10.1", lambda: answer).status == "pass"
+
+
 def test_any_scale_passes_and_a_wrong_answer_learns_only_its_own_counts(capsys):
     assert exercises.run("10.1", lambda: {"JDExploreAcademy": 0.9, "Online-G": 0.5,
-                                          "Online-A": 0.2, "HuaweiTSC": -3}).status == "pass"
+                                          "Online-A": 0.2, "HuaweiTSC": 0}).status == "pass"
     exercises.check("10.1", lambda: dict(ch10.TAU_BLEU))
     out = capsys.readouterr().out
     assert "C = 5, D = 1" in out and "Online-G > Online-A" not in out and "40" not in out

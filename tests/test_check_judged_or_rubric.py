@@ -40,6 +40,15 @@ WRONG_NO_INPUT: dict[str, dict[str, object]] = {
                                                         "u v w x y z q"),
         "the chapter's example, a hyphen-newline": ("a b c d e f-\ng", ["a b c d"],
                                                    "u v w x y z q"),
+        # the chapter's example scaled by a word or two (each lowers BLEU by sacrebleu)
+        "the chapter's example, one word added to candidate and reference": (
+            "a b c d e f g", ["a b c d e"], "u v w x y z q r"),
+        "the chapter's example, one word dropped from candidate and reference": (
+            "a b c d e", ["a b c"], "u v w x y z"),
+        "the chapter's example, two words added, capitals and commas": (
+            "A, b, c, d, e, f, g, h", ["A b c d e f"], "p q r s t u v w x"),
+        "the chapter's example, one word added, a far reference too": (
+            "a b c d e f g", ["a b c d e", "k l m n o p q r s t u v w"], "u v w x y z q r"),
         "the extra is the candidate (raises BLEU)": ("the cat sat on mats", ["the cat sat"],
                                                      "the cat sat on mats"),
         "an extra farther than the reference (no change)": (
@@ -79,6 +88,15 @@ WRONG_NO_INPUT: dict[str, dict[str, object]] = {
         "a system missing": {"JDExploreAcademy": 40, "Online-G": 30, "Online-A": 20},
         "strings for scores": {"JDExploreAcademy": "40", "Online-G": "30", "Online-A": "20",
                                "HuaweiTSC": "10"},
+        # the reasoned order (C = D = 3, JDExploreAcademy first) in values that are no BLEU
+        "a negative score": {"JDExploreAcademy": 40.0, "Online-G": 30.0, "Online-A": 20.0,
+                             "HuaweiTSC": -10.0},
+        "above 100": {"JDExploreAcademy": 140.0, "Online-G": 30.0, "Online-A": 20.0,
+                      "HuaweiTSC": 10.0},
+        "NaN": {"JDExploreAcademy": 40.0, "Online-G": 30.0, "Online-A": 20.0,
+                "HuaweiTSC": float("nan")},
+        "a bool": {"JDExploreAcademy": 40.0, "Online-G": 30.0, "Online-A": 20.0,
+                   "HuaweiTSC": False},
         "the tau itself": 0.0,
         "a list in the right order": ["JDExploreAcademy", "Online-G", "Online-A", "HuaweiTSC"],
     },

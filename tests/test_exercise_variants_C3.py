@@ -204,3 +204,59 @@ def test_8_1_wrong_answer_fails_the_notebook_check_and_the_grader(name):
 def test_8_1_a_failure_does_not_show_a_right_answer():
     result = exercises.run("8.1", lambda: WRONG_8_1["honest candidates"])
     assert result.status == "fail" and "a dog ran" not in result.detail.split("得到 (got)")[1]
+
+
+# --- 6.2: a reference that lowers BLEU, built by the learner, not scaled from the chapter --
+
+#: the chapter's worked example (section 5): c = 6, r = 4; the extra, 7 tokens, makes r = 7
+CHAPTER_6_2 = ("a b c d e f", ["a b c d"], "u v w x y z q")
+#: the same example a word or two longer or shorter: the chapter's construction, not one's own
+SCALED_6_2 = {
+    "one word added to each": ("a b c d e f g", ["a b c d e"], "u v w x y z q r"),
+    "one word dropped from each": ("a b c d e", ["a b c"], "u v w x y z"),
+    "two words added, other letters in the extra": ("a b c d e f g h", ["a b c d e f"],
+                                                    "p q r s t u v w x"),
+    "a word changed in each": ("a b c d e k", ["a b c k"], "u v w x y z q"),
+    "upper case and full stops": ("A B C D E F G.", ["A B C D E."], "U V W X Y Z Q R."),
+}
+#: different constructions a learner makes with the same idea (each lowers BLEU)
+HONEST_6_2 = {
+    "the notebook's solution": ("the cat sat on mats", ["the cat sat"],
+                                "dogs never sleep in the rain"),
+    "a Chinese-style sentence in English words": (
+        "he went to the station by bus yesterday", ["he went to the station"],
+        "my sister likes reading novels at night a lot"),
+    "three letters, one reference": ("a b c", ["a"], "x y z w"),
+    "two references, the extra in between": (
+        "we will meet again next week at noon", ["we will meet", "see you"],
+        "the weather is very cold in winter here today"),
+}
+
+
+def _sacrebleu_lowers(answer) -> bool:
+    candidate, references, extra = answer
+    before = sacrebleu.sentence_bleu(candidate, references).score
+    return sacrebleu.sentence_bleu(candidate, [*references, extra]).score < before
+
+
+@pytest.mark.parametrize("name", list(SCALED_6_2))
+def test_6_2_the_chapters_example_scaled_fails(name):
+    answer = SCALED_6_2[name]
+    assert _sacrebleu_lowers(answer), name   # it does what 6.2 asks: only the copy fails it
+    result = exercises.run("6.2", lambda: answer)
+    assert result.status == "fail" and "chapter's own example" in \
+        result.detail, (name, result)
+    assert _verdict("6.2", lambda: answer).status == "fail"
+
+
+@pytest.mark.parametrize("name", list(HONEST_6_2))
+def test_6_2_an_honest_construction_passes(name):
+    answer = HONEST_6_2[name]
+    assert _sacrebleu_lowers(answer), name
+    assert exercises.run("6.2", lambda: answer).status == "pass", name
+    assert _verdict("6.2", lambda: answer).status == "pass", name
+
+
+def test_6_2_the_chapters_example_itself_fails():
+    assert _sacrebleu_lowers(CHAPTER_6_2)
+    assert exercises.run("6.2", lambda: CHAPTER_6_2).status == "fail"

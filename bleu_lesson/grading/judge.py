@@ -54,6 +54,8 @@ MAX_REPLY = 4 * 1024 ** 2  # bytes of JSON read back from one judging cell
 #: The largest message the checker accepts from a kernel (ZMQ drops the connection of a
 #: kernel that sends more: its output cannot swell the checker).
 MAX_MESSAGE = 8 * 1024 ** 2
+#: Seconds between two looks at what a running cell's processes hold in all (``--memory``)
+MEMORY_LOOK = 0.5
 
 
 class Timeout(Exception):
@@ -302,6 +304,13 @@ class Submission:
                 client.kernel_info()
                 reply = client.get_shell_msg(timeout=1)
                 if reply["msg_type"] == "kernel_info_reply":
+                    # IOPub is a subscription: what the kernel publishes before it is
+                    # connected is lost, and a cell whose "idle" is lost looks hung until
+                    # the deadline. The shell can answer first (a loaded machine, the
+                    # subscriber's reconnect interval), so ready means a message on IOPub
+                    # too (the kernel_info's own status, or ipykernel's welcome); else ask
+                    # again, as jupyter_client's wait_for_ready does.
+                    client.get_iopub_msg(timeout=0.2)
                     break
             except queue.Empty:
                 pass
@@ -315,6 +324,18 @@ class Submission:
             except queue.Empty:
                 break
         self.deadline = time.monotonic() + self.timeout  # start-up is not counted
+
+    def _hold_memory(self, limit: int) -> None:
+        """``--memory`` for the whole submission: RLIMIT_AS bounds each process, and a
+        submission that forks could hold it in every one; the sum of their resident
+        memory past ``limit`` kills the sandbox (looked at every ``MEMORY_LOOK`` s while
+        a cell runs, so it may be passed for that long)."""
+        held = self.sandbox.memory_held()
+        if held > limit:
+            self.sandbox.kill()
+            raise KernelFailed(f"the submission's processes held {held / 1024 ** 2:.0f} MiB "
+                               f"in all, more than --memory ({limit / 1024 ** 2:.0f} MiB): "
+                               "stopped")
 
     def _stderr_tail(self) -> str:
         try:
@@ -355,15 +376,20 @@ class Submission:
         run = CellRun()
         size = 0
         idle = False
+        next_look = 0.0
         while not idle:
-            remaining = self.deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = self.deadline - now
             if remaining <= 0:
                 self.sandbox.kill()
                 raise Timeout()
+            if self.limits.memory is not None and now >= next_look:
+                next_look = now + MEMORY_LOOK
+                self._hold_memory(self.limits.memory)
             if not self.sandbox.alive():
                 raise KernelFailed("the kernel died")
             try:
-                msg = client.get_iopub_msg(timeout=min(remaining, 0.5))
+                msg = client.get_iopub_msg(timeout=min(remaining, MEMORY_LOOK))
             except queue.Empty:
                 continue
             if msg.get("parent_header", {}).get("msg_id") != msg_id:

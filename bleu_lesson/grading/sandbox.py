@@ -26,8 +26,11 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
 ``unshare`` (util-linux)
     PID, network, IPC and UTS namespaces as above, the unprivileged user where Python is
     readable by others, and a mount namespace in which the Python installation, the
-    virtual environment and the package are remounted read-only and the repository's
-    ``notebooks/`` folder is hidden; but the rest of the host's file system is there:
+    virtual environment and the package are remounted read-only, the repository's
+    ``notebooks/`` folder is hidden, the work folder is read-only with ``home``, ``tmp``
+    and the notebook's folder on one tmpfs of ``Limits.work_size`` (as under bubblewrap),
+    and ``/dev/shm`` and ``/var/tmp`` are tmpfs of ``TMPFS_SIZE``; but the host's ``/tmp``
+    stays writable (unsized) and the rest of the host's file system is there:
     files the kernel's user can read or write elsewhere (instructor notebooks kept in
     another folder, for one) are in reach.
 ``none`` (no namespaces allowed, e.g. some containers)
@@ -54,10 +57,13 @@ answer (the library source is readable, by design).
 Under ``unshare`` as root with a Python others cannot read, the kernel would keep uid 0:
 ``refusal`` says so and no sandbox starts (a root kernel could write a later submission's
 copy and reach other kernels' connection files). Nor does it stop a student from using up
-what it is given: the CPU time, memory per process (not in total: there are no cgroups),
+what it is given: the CPU time, memory (RLIMIT_AS per process; the checker sums the
+processes' resident memory while a cell runs and stops a submission past ``--memory``,
+``memory_held``, but there are no cgroups, so the sum may be passed between two looks),
 the process count (per sandbox under root, from the uid pool; shared when the checker is
 not root, or when more sandboxes run than the pool has uids), disk space in the work
-folder (each file at most ``file_size``, but not their number; ``/tmp`` is a 256 MiB
+folder under ``none`` and the host's ``/tmp`` under ``unshare`` (each file at most
+``file_size``, but not their number; under bubblewrap every writable mount is a sized
 tmpfs), and, under ``unshare`` and ``none``, the host's world-readable files. A kernel
 exploit escapes any of these sandboxes: for hostile code at scale, run the checker itself
 in a virtual machine. """
@@ -363,6 +369,10 @@ class Sandbox:
         self.ipcdir = self.workdir / "ipc"  # the kernel's sockets
         for d in (self.home, self.tmp, self.nbdir, self.ipcdir):
             d.mkdir()
+        #: under ``unshare``, where the tmpfs of the work folder is mounted
+        self.sized = self.workdir / ".sized"
+        if self.kind == "unshare":
+            self.sized.mkdir()
         why = refusal(self.kind)
         if why:
             raise ValueError(why)
@@ -504,8 +514,39 @@ class Sandbox:
         if notebooks.is_dir():
             lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
                          f"{shlex.quote(str(notebooks))}")
+        lines += self._unshare_work_lines()
+        for shared in ("/dev/shm", "/var/tmp"):  # world-writable folders of the host
+            if Path(shared).is_dir():
+                lines.append(f"mount -t tmpfs -o size={TMPFS_SIZE},mode=1777 none {shared}")
         lines.append('exec "$@"')
         return "\n".join(lines)
+
+    def _unshare_work_lines(self) -> list[str]:
+        """Shell lines that give the work folder a size under ``unshare``, as bubblewrap's
+        ``_work_mounts`` does: the host's folder is remounted read-only, and ``home``,
+        ``tmp`` and ``nb`` become folders of one tmpfs of ``Limits.work_size`` bytes
+        (mounted at ``.sized``), the checker's files in ``nb`` bound read-only into it;
+        the sockets' folder stays the host's, writable."""
+        import shlex
+
+        if self.limits.work_size is None:
+            return []
+        q = shlex.quote
+        work, sized = q(str(self.workdir)), q(str(self.sized))
+        lines = [f"mount --bind {work} {work}", f"mount -o remount,bind,ro {work} {work}",
+                 f"mount -t tmpfs -o size={self.limits.work_size},mode=0755 none {sized}",
+                 f"mkdir -m 1777 {sized}/home {sized}/tmp {sized}/nb"]
+        for f in sorted(self.nbdir.iterdir()):
+            if f.is_file() and not f.is_symlink():
+                target = q(str(self.sized / "nb" / f.name))
+                lines += [f": > {target}", f"mount --bind {q(str(f))} {target}",
+                          f"mount -o remount,bind,ro {target} {target}"]
+        for d in (self.home, self.tmp, self.nbdir):
+            lines.append(f"mount --rbind {sized}/{d.name} {q(str(d))}")
+        ipc = q(str(self.ipcdir))
+        lines += [f"mount --bind {ipc} {ipc}", f"mount -o remount,bind,rw {ipc} {ipc}",
+                  f"cd {q(str(self.nbdir))}"]  # the mounted folder, not the host's under it
+        return lines
 
     # -- running ----------------------------------------------------------------------
 
@@ -528,6 +569,23 @@ class Sandbox:
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
+
+    def memory_held(self) -> int:
+        """Bytes of resident memory (RSS) of every process the sandbox runs, summed.
+
+        Pages a fork shares count once per process, so this is an upper bound; the
+        checker compares it with ``Limits.memory`` (RLIMIT_AS bounds each process only).
+        """
+        if self.proc is None:
+            return 0
+        page = os.sysconf("SC_PAGE_SIZE")
+        total = 0
+        for pid in (self.proc.pid, *_descendants(self.proc.pid)):
+            try:
+                total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
+            except (OSError, IndexError, ValueError):
+                pass  # gone meanwhile
+        return total
 
     def kill(self) -> None:
         """Kill everything the sandbox runs, now, whatever holds a pipe."""

@@ -14,7 +14,8 @@ Two processes, so that no cell can forge the reply. The *judge* (this script's f
 process) makes itself non-dumpable (no process of its uid may trace it or open its
 ``/proc/PID/fd``, ``mem`` or ``environ``), then forks the *worker* before it reads
 anything: the worker closes every file descriptor but two pipes to the judge (its
-stdin, stdout and stderr are ``/dev/null``), runs the cells and calls the answers, and
+stdin, stdout and stderr are ``/dev/null``), says it is ready once it has set up (before
+any cell runs: its start-up is not a cell's time), runs the cells and calls the answers, and
 sends one frame per cell (``{"cell": k, "error": ...}``) and one per answer (the
 statuses the in-kernel judge sends, with plain values, see ``encode``). Only then does the
 judge read the request from stdin (``{"cells", "answers", "cell_seconds", "nonce"}``): the
@@ -284,6 +285,7 @@ def worker(inp: int, out: int) -> None:
         package.__dict__.setdefault("__getattr__", lambda name: ABSENT)
     ns: dict = {"__name__": "__main__", "display": ABSENT, "get_ipython": ABSENT}
     seconds = int(request["cell_seconds"])
+    _send(out, {"ready": True})  # set up: from here on each cell's own time counts
     run_cells(list(request["cells"]), ns, seconds, out)
     for ask in request["answers"]:
         _limit_cpu(seconds)
@@ -356,6 +358,8 @@ def judge_one(ns: dict, name: str, cases: list, stats: Any) -> dict:
 MAX_FRAME = 4 * 1024 ** 2
 #: Seconds past a cell's (or answer's) own limit before the judge kills the worker.
 GRACE = 2.0
+#: Seconds the worker may take to start before its first cell (no learner code runs then).
+STARTUP = 60.0
 STATUSES = ("missing", "not-done", "not-callable", "raised", "unserialisable", "done",
             "value", "timeout")
 
@@ -493,11 +497,16 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
                       "cell_seconds": seconds})
     errors: list[dict] = []
     replies: list[dict] = []
-    cell = -1  # the cell the worker is in; -1 once every cell has reported
+    cell = -1  # the cell the worker is in; -1 before the first and once every cell reported
     try:
+        # the worker's start-up (decoding the request, importing the world's building
+        # blocks) is not a cell's time: on a loaded machine it may take seconds, and a
+        # correct cell must not become a timeout row. The checker bounds the whole run.
+        if frames.next(STARTUP) != {"ready": True}:
+            raise WorkerGone("malformed")
         for k in range(len(cells)):
             cell = k
-            error = _cell_error(frames.next(seconds + GRACE + (5 if k == 0 else 0)), k)
+            error = _cell_error(frames.next(seconds + GRACE), k)
             if error is not None:
                 errors.append(error)
         cell = -1

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from difflib import SequenceMatcher
 from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
@@ -107,6 +108,22 @@ def _is_text(value: object) -> bool:
 #: the lengths of the example the chapter works through (c = 6, the closest reference 4
 #: words, extra 7 words)
 _EXAMPLE_SHAPE = (6, [4], 7)
+#: that example's candidate and reference (section 5 and the quiz's explanation)
+_EXAMPLE_PAIR = ("a b c d e f", "a b c d")
+
+
+def _near_copy(text: str, example: str) -> bool:
+    """Whether ``text`` is ``example`` up to a few words added, removed or changed: more
+    than half of their words in common, in order (difflib's ratio 2M/T on the words
+    ``_norm`` keeps), as 1.1 tells a near copy of its chapter's pair.
+
+    >>> _near_copy("a b c d e f g", "a b c d e f"), _near_copy("A b, c d.", "a b c d")
+    (True, True)
+    >>> _near_copy("a b c", "a b c d e f"), _near_copy("the cat sat", "a b c d")
+    (True, False)
+    """
+    a, b = _norm(text).split(), _norm(example).split()
+    return a == b or SequenceMatcher(None, a, b, autojunk=False).ratio() > 0.5
 
 
 def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
@@ -128,6 +145,13 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
     if shape == _EXAMPLE_SHAPE:
         return False, ("这是本章正文里的例子（6 个词的候选、4 个词的参考、7 个词的新参考）"
                        "(the chapter's own example): 请自己构造一个 (build your own)")
+    # the same example scaled: a word or two added to (or dropped from) its candidate and
+    # its reference leaves the chapter's construction, not the learner's own
+    if _near_copy(candidate, _EXAMPLE_PAIR[0]) and any(_near_copy(r, _EXAMPLE_PAIR[1])
+                                                       for r in references):
+        return False, ("候选和参考只比本章正文里的例子（候选 a b c d e f、参考 a b c d）多或少几个"
+                       "词 (a near copy of the chapter's own example, a few words added or "
+                       "removed): 请用自己的句子构造 (build your own with other words)")
     before = sentence_bleu(candidate, references).score
     after = sentence_bleu(candidate, [*references, extra]).score
     return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"

@@ -33,8 +33,8 @@ TAU_TOP = max(TAU_HUMAN, key=TAU_HUMAN.__getitem__)
 
 
 def _judge_tau(case: tuple, got: Any) -> tuple[bool, str]:
-    """10.1: BLEU scores for the four systems, all different, that keep people's first
-    system first and yet give tau = (C - D)/(C + D) = 0 against the published z: C = D = 3.
+    """10.1: BLEU scores (numbers in [0, 100]) for the four systems, all different, that keep
+    people's first system first and yet give tau = (C - D)/(C + D) = 0 against the published z: C = D = 3.
 
     The detail counts the learner's own pairs (C, D, tau, who is first); it never names an
     order that would pass.
@@ -45,6 +45,10 @@ def _judge_tau(case: tuple, got: Any) -> tuple[bool, str]:
     if any(isinstance(v, bool) or not isinstance(v, numbers.Real) or v != v
            for v in got.values()):
         return False, f"{_show(got)}：每个系统的 BLEU 都要是一个数 (a number)"
+    outside = sorted(name for name, v in got.items() if not 0 <= v <= 100)
+    if outside:
+        return False, (f"{_show(got)}：{', '.join(outside)} 的值不是 BLEU 分数；BLEU 在 0 到 100 "
+                       "之间 (a BLEU score is between 0 and 100)")
     if len(set(got.values())) < len(got):
         return False, f"{_show(got)}：有两个系统的 BLEU 相同；这里不许打平 (no ties)"
     pairs = list(combinations(sorted(got), 2))
@@ -118,7 +122,7 @@ _BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a",
 
 EXERCISES = (
     Exercise("10.1", "构造 τ = 0 的 BLEU 分数 my_tau", None, ((),), judge=_judge_tau,
-             extra={"expect": f"返回 dict：4 个系统 → 互不相同的 BLEU；{TAU_TOP} 的 BLEU 最高，"
+             extra={"expect": f"返回 dict：4 个系统 → 互不相同的 BLEU（0 到 100）；{TAU_TOP} 的 BLEU 最高，"
                               "且与人的 z 相比 τ = (C − D)/(C + D) = 0"},
              hint="6 对里要 C = D。先想：BLEU 最高的系统参与的那 3 对，是一致还是相反？",
              building_blocks=_BLOCKS),
