@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ._validate import checks, non_empty, non_negative, one_of
+
 __all__ = ["REF_LENGTHS", "TIE_RULES", "closest_ref_length", "effective_ref_length",
            "brevity_penalty"]
 
@@ -31,6 +33,7 @@ REF_LENGTHS: tuple[str, ...] = ("closest", "shortest")
 TIE_RULES: tuple[str, ...] = ("shorter", "first")
 
 
+@checks(ref_lens=non_empty, tie=one_of(TIE_RULES))
 def closest_ref_length(hyp_len: int, ref_lens: Sequence[int], tie: str = "shorter") -> int:
     """The reference length closest to ``hyp_len``; ``tie`` says which wins a tie.
 
@@ -40,10 +43,6 @@ def closest_ref_length(hyp_len: int, ref_lens: Sequence[int], tie: str = "shorte
     >>> closest_ref_length(10, [8, 12, 12]), closest_ref_length(10, [12, 8], tie="first")
     (8, 12)
     """
-    if tie not in TIE_RULES:
-        raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
-    if not ref_lens:
-        raise ValueError("at least one reference length is required")
     if tie == "first":
         return min(ref_lens, key=lambda r: abs(r - hyp_len))
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
@@ -67,6 +66,7 @@ def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str = "clo
     return closest_ref_length(hyp_len, ref_lens, tie)
 
 
+@checks(hyp_len=non_negative, ref_len=non_negative)
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     """``exp(1 − r/c)`` when the candidate is not longer than the reference, else 1.
 
@@ -78,8 +78,6 @@ def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     >>> round(brevity_penalty(5, 10), 4)          # exp(1 − 2) = 1/e
     0.3679
     """
-    if hyp_len < 0 or ref_len < 0:
-        raise ValueError(f"lengths must be non-negative, got hyp_len={hyp_len}, ref_len={ref_len}")
     if hyp_len >= ref_len:
         return 1.0
     if hyp_len == 0:

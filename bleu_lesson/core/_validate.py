@@ -1,0 +1,134 @@
+"""The one home of argument checks for the functions a chapter shows.
+
+A taught function stays its plainest correct form; what it refuses is said in one
+readable line above it::
+
+    @checks(n=positive_int)
+    def ngrams(tokens, n): ...
+
+``checks(**rules)`` runs ``rule(value, name)`` for each named argument before the call;
+a rule raises ``TypeError`` or ``ValueError`` with a message that names the argument.
+``checks(whole, ...)`` also runs ``whole(arguments)`` with every argument by name, for a
+condition on several arguments together. Only the decorator line appears in a chapter.
+
+>>> @checks(n=positive_int)
+... def double(n):
+...     return 2 * n
+>>> double(3)
+6
+>>> double(0)
+Traceback (most recent call last):
+  ...
+ValueError: n must be at least 1, got 0
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+__all__ = ["checks", "positive_int", "non_negative", "one_of", "string", "non_empty",
+           "positive_int_named", "probability"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Rule = Callable[[Any, str], None]
+
+
+def checks(*whole: Callable[[Mapping[str, Any]], None], **rules: Rule) -> Callable[[F], F]:
+    """Check the named arguments of the decorated function before each call."""
+
+    def decorate(func: F) -> F:
+        params = list(inspect.signature(func).parameters.values())
+        names = [p.name for p in params]
+        unknown = set(rules) - set(names)
+        if unknown:
+            raise TypeError(f"checks: {func.__qualname__} has no argument {sorted(unknown)}")
+        # where each checked argument is found: its position, its default
+        where = [(name, names.index(name), params[names.index(name)].default, rule)
+                 for name, rule in rules.items()]
+
+        def value_of(name: str, pos: int, default: Any, args: tuple, kwargs: dict) -> Any:
+            if name in kwargs:
+                return kwargs[name]
+            if pos < len(args):
+                return args[pos]
+            return default
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for name, pos, default, rule in where:
+                value = value_of(name, pos, default, args, kwargs)
+                if value is not inspect.Parameter.empty:
+                    rule(value, name)
+            if whole:
+                bound = dict(zip(names, args, strict=False))
+                bound.update(kwargs)
+                for p in params:
+                    if p.name not in bound and p.default is not inspect.Parameter.empty:
+                        bound[p.name] = p.default
+                for condition in whole:
+                    condition(bound)
+            return func(*args, **kwargs)
+
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+# --- the rules: each raises with a message that names the argument -------------------
+
+def positive_int(value: object, name: str) -> None:
+    """An int ≥ 1 (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+
+
+def positive_int_named(label: str) -> Rule:
+    """``positive_int`` whose message names ``label`` instead of the argument."""
+    def rule(value: object, name: str) -> None:
+        positive_int(value, label)
+    return rule
+
+
+def non_negative(value: object, name: str) -> None:
+    """A number ≥ 0 (an int, a float, a numpy number; not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a non-negative number, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be non-negative, got {name}={value}")
+
+
+def one_of(choices: Sequence[str]) -> Rule:
+    """One of ``choices``."""
+    def rule(value: object, name: str) -> None:
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, "
+                             f"got {value!r}")
+    return rule
+
+
+def string(value: object, name: str) -> None:
+    """A str."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+
+
+def non_empty(value: object, name: str) -> None:
+    """A sequence with at least one element."""
+    if isinstance(value, str) or not hasattr(value, "__len__"):
+        raise TypeError(f"{name} must be a list, got {type(value).__name__}")
+    if len(value) == 0:
+        raise ValueError(f"{name} must not be empty (at least one is required)")
+
+
+def probability(value: object, name: str) -> None:
+    """A number strictly between 0 and 1."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not math.isfinite(value) or not 0 < value < 1:
+        raise ValueError(f"{name} must be between 0 and 1, got {value!r}")
