@@ -52,7 +52,7 @@ def _columns(metric: Mapping[str, float], human: Mapping[str, float]
         raise ValueError(f"metric and human must score the same systems; differ on {only}")
     names = list(metric)
     if len(names) < 2:
-        raise ValueError(f"need at least two systems, got {len(names)}")
+        raise ValueError(f"metric and human must score at least two systems, got {len(names)}")
     for arg, value in (("metric", metric), ("human", human)):
         for name in names:
             x = value[name]

@@ -31,7 +31,7 @@ import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["checks", "positive_int", "non_negative", "one_of", "string", "non_empty",
+__all__ = ["checks", "positive_int", "non_negative", "one_of", "optional", "string", "non_empty",
            "positive_int_named", "probability"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -102,6 +102,14 @@ def non_negative(value: object, name: str) -> None:
         raise TypeError(f"{name} must be a non-negative number, got {value!r}")
     if value < 0:
         raise ValueError(f"{name} must be non-negative, got {name}={value}")
+
+
+def optional(rule: Rule) -> Rule:
+    """``None``, or a value ``rule`` accepts."""
+    def check(value: object, name: str) -> None:
+        if value is not None:
+            rule(value, name)
+    return check
 
 
 def one_of(choices: Sequence[str]) -> Rule:

@@ -30,7 +30,7 @@ from itertools import starmap
 from bleu_lesson._version import __version__
 
 from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
-from ._validate import checks
+from ._validate import checks, non_empty, optional, positive_int
 from .engines import ENGINES, VECTORIZE_FROM, Engine, choose_engine, make_engine
 from .ngrams import _check_n
 from .smoothing import SMOOTHING, check_smoothing, needs_order, smoothed_precisions
@@ -222,6 +222,7 @@ class BleuResult:
         return self.format()
 
 
+@checks(precisions=non_empty, orders=optional(positive_int))
 def geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None = None,
                    orders: int | None = None) -> float:
     """The weighted geometric mean of the precisions: exp(Σ w_n · log p_n).
