@@ -123,9 +123,8 @@ def concordance(metric: Mapping[str, float], human: Mapping[str, float]) -> Conc
     return Concordance(c, d, metric_ties + human_ties, metric_ties, human_ties)
 
 
-def _tau_defined(args: Mapping[str, Any]) -> None:
-    """kendall_tau's check: the variant exists and its denominator is not 0."""
-    one_of(TAU_VARIANTS)(args["variant"], "variant")
+def tau_is_defined(args: Mapping[str, Any]) -> None:
+    """kendall_tau's check: its denominator is not 0."""
     counts = concordance(args["metric"], args["human"])
     if args["variant"] == "b" and (_all_equal(args["metric"]) or _all_equal(args["human"])):
         raise ValueError("kendall_tau needs metric and human scores that are not all equal")
@@ -137,7 +136,7 @@ def _all_equal(scores: Mapping[str, float]) -> bool:
     return len(set(scores.values())) <= 1
 
 
-@checks(_tau_defined)
+@checks(tau_is_defined, variant=one_of(TAU_VARIANTS))
 def kendall_tau(metric: Mapping[str, float], human: Mapping[str, float],
                 variant: str = "like") -> float:
     """Kendall's rank correlation of two scores per system.
@@ -166,14 +165,14 @@ def kendall_tau(metric: Mapping[str, float], human: Mapping[str, float],
     return diff / (counts.concordant + counts.discordant)
 
 
-def _people_rank_some_pair(args: Mapping[str, Any]) -> None:
+def people_rank_some_pair(args: Mapping[str, Any]) -> None:
     """pairwise_accuracy's check: people do not tie every pair (else there is nothing to count)."""
     counts = concordance(args["metric"], args["human"])
     if counts.pairs == counts.human_ties:
         raise ValueError("pairwise_accuracy: human scores tie every pair of systems")
 
 
-@checks(_people_rank_some_pair)
+@checks(people_rank_some_pair)
 def pairwise_accuracy(metric: Mapping[str, float], human: Mapping[str, float]) -> float:
     """The share of system pairs the metric orders as people do (Kocmi et al. 2021).
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 __all__ = ["checks", "positive_int", "non_negative", "one_of", "optional", "string", "non_empty",
-           "positive_int_named", "probability"]
+           "probability"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 Rule = Callable[[Any, str], None]
@@ -89,13 +89,6 @@ def positive_int(value: object, name: str) -> None:
         raise ValueError(f"{name} must be at least 1, got {value}")
 
 
-def positive_int_named(label: str) -> Rule:
-    """``positive_int`` whose message names ``label`` instead of the argument."""
-    def rule(value: object, name: str) -> None:
-        positive_int(value, label)
-    return rule
-
-
 def non_negative(value: object, name: str) -> None:
     """A number ≥ 0 (an int, a float, a numpy number; not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -138,5 +131,5 @@ def non_empty(value: object, name: str) -> None:
 def probability(value: object, name: str) -> None:
     """A number strictly between 0 and 1."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-            or not math.isfinite(value) or not 0 < value < 1:
+            or not math.isfinite(value) or not 0 < float(value) < 1:
         raise ValueError(f"{name} must be between 0 and 1, got {value!r}")

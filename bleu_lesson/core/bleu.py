@@ -29,8 +29,8 @@ from itertools import starmap
 
 from bleu_lesson._version import __version__
 
-from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
 from ._validate import checks, non_empty, optional, positive_int
+from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
 from .engines import ENGINES, VECTORIZE_FROM, Engine, choose_engine, make_engine
 from .ngrams import _check_n
 from .smoothing import SMOOTHING, check_smoothing, needs_order, smoothed_precisions
@@ -269,7 +269,7 @@ def nltk_geometric_mean(precisions: Sequence[float], weights: Sequence[float] | 
     return geometric_mean(precisions, kept, orders)
 
 
-def _stats_fit_options(args: Mapping[str, object]) -> None:
+def stats_fit_options(args: Mapping[str, object]) -> None:
     """score_stats' check: the statistics count every order the options need."""
     stats, options = args["stats"], args["options"]
     if not isinstance(stats, BleuStats):
@@ -282,7 +282,7 @@ def _stats_fit_options(args: Mapping[str, object]) -> None:
         )
 
 
-@checks(_stats_fit_options)
+@checks(stats_fit_options)
 def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
                 nrefs: int | str = 1) -> BleuResult:
     """Score one record of sufficient statistics: a pure function of stats and options.
@@ -303,7 +303,8 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
         precisions, orders = smoothed_precisions(
             stats, options.max_n, options.smoothing, value=options.smooth_value,
             effective_order=options.uses_effective_order)
-        mean = options.mean(precisions, options.weights, orders)  # geometric_mean (NLTK: its own)
+        # options.mean is geometric_mean (for NLTK's methods: nltk_geometric_mean)
+        mean = options.mean(precisions, options.weights, orders)
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
     return BleuResult(
         score=bp * mean,

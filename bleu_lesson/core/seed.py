@@ -75,7 +75,7 @@ def count_clipped_ngrams(candidate: Sequence[str], references: Sequence[Sequence
     return total_clipped, len(cand_ngrams)
 
 
-def _seed_inputs(args: Mapping[str, object]) -> None:
+def seed_inputs(args: Mapping[str, object]) -> None:
     """The input checks compute_bleu adds to the seed's code (the seed has none)."""
     candidate_text, reference_texts, max_n = (args["candidate_text"], args["reference_texts"],
                                               args["max_n"])
@@ -96,7 +96,7 @@ def _seed_inputs(args: Mapping[str, object]) -> None:
     _check_n(max_n, "max_n")
 
 
-@checks(_seed_inputs)   # clear errors for bad input; the seed has none
+@checks(seed_inputs)   # clear errors for bad input; the seed has none
 def compute_bleu(candidate_text: str, reference_texts: Sequence[str],
                  max_n: int = 4) -> tuple[float, dict]:
     """The seed's BLEU: ``BP · exp(Σ log p_n / max_n)``, or 0.0 if any p_n is 0.
