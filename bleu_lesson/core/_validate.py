@@ -25,7 +25,6 @@ ValueError: n must be at least 1, got 0
 from __future__ import annotations
 
 import functools
-import inspect
 import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
@@ -42,34 +41,32 @@ def checks(*whole: Callable[[Mapping[str, Any]], None], **rules: Rule) -> Callab
     """Check the named arguments of the decorated function before each call."""
 
     def decorate(func: F) -> F:
-        params = list(inspect.signature(func).parameters.values())
-        names = [p.name for p in params]
+        # read from the code object, not ``inspect`` (slow to import: ``import bleu_lesson``
+        # stays light); *args / **kwargs of the checked function are not supported
+        code = func.__code__
+        n_positional = code.co_argcount
+        names = code.co_varnames[:n_positional + code.co_kwonlyargcount]
+        defaults = dict(zip(names[n_positional - len(func.__defaults__ or ()):n_positional],
+                            func.__defaults__ or (), strict=True))
+        defaults.update(func.__kwdefaults__ or {})
         unknown = set(rules) - set(names)
         if unknown:
             raise TypeError(f"checks: {func.__qualname__} has no argument {sorted(unknown)}")
-        # where each checked argument is found: its position, its default
-        where = [(name, names.index(name), params[names.index(name)].default, rule)
+        # where each checked argument is found: its position (None: keyword only)
+        where = [(name, names.index(name) if names.index(name) < n_positional else None, rule)
                  for name, rule in rules.items()]
-
-        def value_of(name: str, pos: int, default: Any, args: tuple, kwargs: dict) -> Any:
-            if name in kwargs:
-                return kwargs[name]
-            if pos < len(args):
-                return args[pos]
-            return default
 
         @functools.wraps(func)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            for name, pos, default, rule in where:
-                value = value_of(name, pos, default, args, kwargs)
-                if value is not inspect.Parameter.empty:
-                    rule(value, name)
+            for name, pos, rule in where:
+                if name in kwargs:
+                    rule(kwargs[name], name)
+                elif pos is not None and pos < len(args):
+                    rule(args[pos], name)
+                elif name in defaults:
+                    rule(defaults[name], name)
             if whole:
-                bound = dict(zip(names, args, strict=False))
-                bound.update(kwargs)
-                for p in params:
-                    if p.name not in bound and p.default is not inspect.Parameter.empty:
-                        bound[p.name] = p.default
+                bound = {**defaults, **dict(zip(names, args, strict=False)), **kwargs}
                 for condition in whole:
                     condition(bound)
             return func(*args, **kwargs)
