@@ -262,3 +262,26 @@ def test_the_checks_line_keeps_the_taught_numbers():
     # NLTK sums w·log p only over p > 0: (0.8 · 0.5) ** (1/4), the weights kept at 1/4
     assert nltk_geometric_mean([1.0, 0.8, 0.5, 0.0]) == pytest.approx(0.4 ** 0.25, abs=1e-15)
     assert ngrams(["a", "b", "c"], n=2) == [("a", "b"), ("b", "c")]
+
+
+def test_the_judging_world_imports_the_checked_building_blocks(tmp_path):
+    """An exercise's answer runs in a world holding copies of its building blocks only; a
+    block's ``@checks`` line imports ``core/_validate.py``, so the world must hold it too
+    (else every answer there fails at import, right or wrong)."""
+    import subprocess
+    import sys
+
+    from bleu_lesson.grading.world import build_world
+    from bleu_lesson.teaching.exercises import EXERCISES
+
+    blocks = sorted({b for ex in EXERCISES.values() for b in ex.building_blocks})
+    assert {"ngrams", "brevity", "clipping"} <= set(blocks)
+    world = build_world(blocks, tmp_path)
+    code = ("import sys; sys.path.insert(0, '.'); import bleu_lesson as b; "
+            "print(b.brevity_penalty(4, 5), b.ngrams(['a', 'b'], 2))\n"
+            "try:\n    b.ngrams(['a'], 0)\nexcept ValueError as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=world, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [f"{math.exp(1 - 5 / 4)!r} [('a', 'b')]",
+                                       "n must be at least 1, got 0"]
