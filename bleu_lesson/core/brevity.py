@@ -58,8 +58,7 @@ def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str = "clo
     7
     """
     if rule == "shortest":
-        if not ref_lens:
-            raise ValueError("at least one reference length is required")
+        non_empty(ref_lens, "ref_lens")
         return min(ref_lens)
     if rule != "closest":
         raise ValueError(f"rule must be one of {REF_LENGTHS}, got {rule!r}")
