@@ -115,7 +115,7 @@ BAD_INPUT = [
      r"effective_order must be True or False"),
     # --- the pieces ---
     ("closest_ref_length with no references", lambda: closest_ref_length(3, []),
-     ValueError, r"at least one reference length is required"),
+     ValueError, r"ref_lens must not be empty"),
     ("closest_ref_length unknown tie rule", lambda: closest_ref_length(3, [2], tie="longer"),
      ValueError, r"tie"),
     ("references_from_streams with no stream", lambda: references_from_streams(),

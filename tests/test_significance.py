@@ -234,7 +234,7 @@ def test_paired_p_value_by_hand():
 
     # |Δ| = 0.1, 0.3, 0.2 -> mean 0.2; centred -0.1, 0.1, 0.0; observed 0.05 -> c = 1
     assert paired_p_value([0.5, 0.5, 0.5], [0.6, 0.8, 0.7], 0.05) == pytest.approx(2 / 4)
-    with pytest.raises(ValueError, match="at least one resample"):
+    with pytest.raises(ValueError, match="base_scores must not be empty"):
         paired_p_value([], [], 0.1)
 
 

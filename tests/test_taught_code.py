@@ -107,9 +107,11 @@ def qualified(obj: object) -> str:
 
 
 def code_of(obj: object):
+    """The code of the shown body itself: a function under ``@checks`` is unwrapped, since
+    the checking wrapper's code is shared by every checked function."""
     if inspect.isclass(obj):
         return obj.__init__.__code__  # type: ignore[misc]
-    return obj.__code__  # type: ignore[attr-defined]
+    return inspect.unwrap(obj).__code__  # type: ignore[arg-type]
 
 
 def unique_targets() -> list[object]:

@@ -162,7 +162,7 @@ def test_every_preset_runs_on_the_running_examples(candidate, references):
 
 
 def test_unknown_preset():
-    with pytest.raises(ValueError, match="variant must be one of"):
+    with pytest.raises(ValueError, match="name must name a variant, one of"):
         variants.score("moses", "a", ["a"])
 
 

@@ -30,8 +30,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from bleu_lesson.analysis.significance import percentile_interval
+from bleu_lesson.core._validate import checks, one_of
 
 __all__ = ["Concordance", "concordance", "disagreements", "kendall_tau", "pairwise_accuracy",
            "pearson", "percentile_interval"]
@@ -50,7 +52,7 @@ def _columns(metric: Mapping[str, float], human: Mapping[str, float]
         raise ValueError(f"metric and human must score the same systems; differ on {only}")
     names = list(metric)
     if len(names) < 2:
-        raise ValueError(f"need at least two systems, got {len(names)}")
+        raise ValueError(f"metric and human must score at least two systems, got {len(names)}")
     for arg, value in (("metric", metric), ("human", human)):
         for name in names:
             x = value[name]
@@ -121,6 +123,20 @@ def concordance(metric: Mapping[str, float], human: Mapping[str, float]) -> Conc
     return Concordance(c, d, metric_ties + human_ties, metric_ties, human_ties)
 
 
+def tau_is_defined(args: Mapping[str, Any]) -> None:
+    """kendall_tau's check: its denominator is not 0."""
+    counts = concordance(args["metric"], args["human"])
+    if args["variant"] == "b" and (_all_equal(args["metric"]) or _all_equal(args["human"])):
+        raise ValueError("kendall_tau needs metric and human scores that are not all equal")
+    if args["variant"] == "like" and counts.concordant + counts.discordant == 0:
+        raise ValueError("kendall_tau: every pair of metric and human scores is tied")
+
+
+def _all_equal(scores: Mapping[str, float]) -> bool:
+    return len(set(scores.values())) <= 1
+
+
+@checks(tau_is_defined, variant=one_of(TAU_VARIANTS))
 def kendall_tau(metric: Mapping[str, float], human: Mapping[str, float],
                 variant: str = "like") -> float:
     """Kendall's rank correlation of two scores per system.
@@ -136,9 +152,6 @@ def kendall_tau(metric: Mapping[str, float], human: Mapping[str, float],
     >>> kendall_tau({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 3, "c": 2})
     0.3333333333333333
     """
-    if variant not in TAU_VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(map(repr, TAU_VARIANTS))}, "
-                         f"got {variant!r}")
     names, xs, ys = _columns(metric, human)
     counts = concordance(metric, human)
     diff = counts.concordant - counts.discordant
@@ -148,14 +161,18 @@ def kendall_tau(metric: Mapping[str, float], human: Mapping[str, float],
     if variant == "b":
         tx = sum(1 for i, j in combinations(range(len(xs)), 2) if xs[i] == xs[j])
         ty = sum(1 for i, j in combinations(range(len(ys)), 2) if ys[i] == ys[j])
-        if tx == n0 or ty == n0:
-            raise ValueError("kendall_tau needs scores that are not all equal, on both sides")
         return diff / math.sqrt((n0 - tx) * (n0 - ty))
-    if counts.concordant + counts.discordant == 0:
-        raise ValueError("kendall_tau: every pair is tied")
     return diff / (counts.concordant + counts.discordant)
 
 
+def people_rank_some_pair(args: Mapping[str, Any]) -> None:
+    """pairwise_accuracy's check: people do not tie every pair (else there is nothing to count)."""
+    counts = concordance(args["metric"], args["human"])
+    if counts.pairs == counts.human_ties:
+        raise ValueError("pairwise_accuracy: human scores tie every pair of systems")
+
+
+@checks(people_rank_some_pair)
 def pairwise_accuracy(metric: Mapping[str, float], human: Mapping[str, float]) -> float:
     """The share of system pairs the metric orders as people do (Kocmi et al. 2021).
 
@@ -168,8 +185,6 @@ def pairwise_accuracy(metric: Mapping[str, float], human: Mapping[str, float]) -
     """
     counts = concordance(metric, human)
     judged = counts.pairs - counts.human_ties
-    if judged == 0:
-        raise ValueError("pairwise_accuracy: people tie every pair")
     return counts.concordant / judged
 
 

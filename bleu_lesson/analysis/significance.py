@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from bleu_lesson.core._validate import checks, non_empty, positive_int, probability
 from bleu_lesson.core.bleu import BleuResult, BleuScorer
 from bleu_lesson.core.stats import BleuStats, sum_stats
 
@@ -88,24 +89,25 @@ class PairedBootstrapResult(_PairedResult):
                 f"p = {self.p_value:.4f}")
 
 
+def seed_or_none(seed: object, name: str = "seed") -> None:
+    """A ``seed`` as numpy's ``default_rng`` takes it: None or a non-negative int."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"{name} must be a non-negative int or None, got {type(seed).__name__}"
+                        f" {seed!r}")
+    if seed < 0:
+        raise ValueError(f"{name} must be a non-negative int or None, got {seed}")
+
+
 def _check_samples(n_samples: object, name: str = "n_samples") -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, int):
-        raise TypeError(f"{name} must be an int, got {type(n_samples).__name__}")
-    if n_samples < 1:
-        raise ValueError(f"{name} must be at least 1, got {n_samples}")
-    return n_samples
+    positive_int(n_samples, name)
+    return n_samples  # type: ignore[return-value]
 
 
 def _check_seed(seed: object) -> int | None:
-    """``seed`` as numpy's ``default_rng`` takes it: None or a non-negative int."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be a non-negative int or None, got {type(seed).__name__}"
-                        f" {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative int or None, got {seed}")
-    return seed
+    seed_or_none(seed)
+    return seed  # type: ignore[return-value]
 
 
 def bootstrap_indices(n_segments: int, n_samples: int = 1000, seed: int | None = 12345):
@@ -234,6 +236,7 @@ def _scorer(references, options: dict) -> BleuScorer:
     return BleuScorer(references, **options)
 
 
+@checks(candidates=non_empty, n_samples=positive_int, seed=seed_or_none)
 def bootstrap_ci(candidates: Sequence[str], references, *, n_samples: int = 1000,
                  seed: int | None = 12345, **options) -> BootstrapResult:
     """Corpus BLEU with a 95% bootstrap confidence interval (sacrebleu's ``--confidence``).
@@ -241,17 +244,15 @@ def bootstrap_ci(candidates: Sequence[str], references, *, n_samples: int = 1000
     ``references`` is the per-segment list (as for ``corpus_bleu``) or a ``BleuScorer``
     built on it; ``options`` are ``corpus_bleu``'s.
     """
-    n_samples = _check_samples(n_samples)
-    seed = _check_seed(seed)
     scorer = _scorer(references, options)
     stats = scorer.segment_stats(candidates)
-    _stats_table(stats)  # refuses an empty corpus before drawing indices
     actual: BleuResult = scorer.score_stats(sum_stats(stats))
     scores = resample_scores(stats, scorer, bootstrap_indices(len(stats), n_samples, seed))
     mean, ci = _estimate_ci(scores)
     return BootstrapResult(actual.score, mean, ci, n_samples, seed)
 
 
+@checks(n_samples=positive_int, seed=seed_or_none)
 def paired_bootstrap(baseline: Sequence[str], system: Sequence[str], references, *,
                      n_samples: int = 1000, seed: int | None = 12345,
                      **options) -> PairedBootstrapResult:
@@ -263,8 +264,6 @@ def paired_bootstrap(baseline: Sequence[str], system: Sequence[str], references,
     |Δ| and count those beyond |observed|), not Koehn's, who counted the resamples the
     system wins.
     """
-    n_samples = _check_samples(n_samples)
-    seed = _check_seed(seed)
     scorer = _scorer(references, options)
     return paired_bootstrap_stats(scorer.segment_stats(baseline), scorer.segment_stats(system),
                                   scorer, n_samples=n_samples, seed=seed)
@@ -296,6 +295,7 @@ def paired_bootstrap_stats(base_stats: Sequence[BleuStats], sys_stats: Sequence[
     return PairedBootstrapResult(base_score, sys_score, p_value, mean, ci, n_samples, seed)
 
 
+@checks(base_scores=non_empty, sys_scores=non_empty)
 def paired_p_value(base_scores: Sequence[float], sys_scores: Sequence[float],
                    observed: float) -> float:
     """The paired bootstrap p-value: (c + 1) / (n + 1), c = #{i : |Δ_i| - mean|Δ| > |observed|}.
@@ -309,8 +309,6 @@ def paired_p_value(base_scores: Sequence[float], sys_scores: Sequence[float],
     0.25
     """
     diffs = [abs(s - b) for s, b in zip(sys_scores, base_scores, strict=True)]
-    if not diffs:
-        raise ValueError("paired_p_value needs at least one resample")
     centre = sum(diffs) / len(diffs)
     return _p_value([d - centre for d in diffs], abs(observed))
 
@@ -376,6 +374,7 @@ def paired_approximate_randomization_stats(
     return PairedRandomizationResult(base_score, sys_score, p, n_samples, seed)
 
 
+@checks(alpha=probability)
 def holm(p_values: dict, alpha: float = 0.05) -> dict:
     """Holm's step-down correction: which hypotheses are rejected at family-wise level alpha.
 
@@ -387,8 +386,6 @@ def holm(p_values: dict, alpha: float = 0.05) -> dict:
     >>> holm({"a": 0.02, "b": 0.02, "c": 0.04})    # 0.02 > .05/3: nothing is rejected
     {'a': False, 'b': False, 'c': False}
     """
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
     order = sorted(p_values, key=lambda key: p_values[key])
     rejected = dict.fromkeys(p_values, False)
     for i, key in enumerate(order):

@@ -89,7 +89,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in [
 
 def _variant(name: str) -> Variant:
     if name not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {name!r}")
+        raise ValueError(f"name must name a variant, one of {', '.join(VARIANTS)}, got {name!r}")
     return VARIANTS[name]
 
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 import math
 import numbers
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import starmap
 
 from bleu_lesson._version import __version__
 
+from ._validate import checks, non_empty, optional, positive_int
 from .brevity import REF_LENGTHS, TIE_RULES, brevity_penalty, effective_ref_length
 from .engines import ENGINES, VECTORIZE_FROM, Engine, choose_engine, make_engine
 from .ngrams import _check_n
@@ -98,6 +99,9 @@ class BleuOptions:
     tie: str = "shorter"
     #: the resolved tokenizer (``get_tokenizer(tokenizer, lowercase)``)
     tokenize: Tokenizer = field(init=False, repr=False, compare=False)
+    #: the geometric mean of the precisions: ``geometric_mean``, or for NLTK's methods
+    #: ``nltk_geometric_mean`` (a zero precision is left out, as NLTK does)
+    mean: Callable[..., float] = field(init=False, repr=False, compare=False)
     _signature_tail: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -128,6 +132,8 @@ class BleuOptions:
         # resolved now: an unknown tokenizer fails here and not mid-corpus, and a
         # bootstrap of 1,000 resamples does not build it (or the signature) 1,000 times
         object.__setattr__(self, "tokenize", get_tokenizer(self.tokenizer, self.lowercase))
+        object.__setattr__(self, "mean",
+                           nltk_geometric_mean if method.zeros == "skip" else geometric_mean)
         object.__setattr__(self, "_signature_tail", self._make_signature_tail())
 
     def __reduce__(self) -> tuple:
@@ -216,25 +222,21 @@ class BleuResult:
         return self.format()
 
 
+@checks(precisions=non_empty, orders=optional(positive_int))
 def geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None = None,
-                   orders: int | None = None, *, zeros: str = "zero") -> float:
+                   orders: int | None = None) -> float:
     """The weighted geometric mean of the precisions: exp(Σ w_n · log p_n).
 
     Only the first ``orders`` precisions count (all by default). Without weights each
     counted order gets 1/orders (sacrebleu); given weights are used as they are for the
     orders that count, and those of the others are dropped (d2l's rule). A precision
-    that is 0 (with a positive weight) makes the mean 0 (``zeros="zero"``, sacrebleu and
-    the paper) or is left out of the sum (``zeros="skip"``, NLTK).
+    that is 0 (with a positive weight) makes the mean 0, as in the paper and sacrebleu.
 
     >>> round(geometric_mean([1.0, 0.8, 0.5, 0.25]), 4)      # (1 · 0.8 · 0.5 · 0.25) ** (1/4)
     0.5623
     >>> geometric_mean([1.0, 0.8, 0.5, 0.0])
     0.0
-    >>> round(geometric_mean([1.0, 0.8, 0.5, 0.0], zeros="skip"), 4)   # (0.8 · 0.5) ** (1/4)
-    0.7953
     """
-    if zeros not in ("zero", "skip"):
-        raise ValueError(f"zeros must be 'zero' or 'skip', got {zeros!r}")
     orders = len(precisions) if orders is None else orders
     used = [1.0 / orders] * orders if weights is None else list(weights[:orders])
     terms = []
@@ -242,13 +244,45 @@ def geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None 
         if w == 0:
             continue
         if p <= 0:
-            if zeros == "zero":
-                return 0.0
-            continue
+            return 0.0
         terms.append(w * math.log(p))
     return math.exp(math.fsum(terms))
 
 
+# --- NLTK compatibility ---------------------------------------------------------------
+
+def nltk_geometric_mean(precisions: Sequence[float], weights: Sequence[float] | None = None,
+                        orders: int | None = None) -> float:
+    """NLTK's geometric mean: a precision still 0 after smoothing is left out of the sum.
+
+        exp(Σ_{n : p_n > 0} w_n · log p_n)       (the other orders keep their weights)
+
+    NLTK's ``corpus_bleu`` sums ``w_i · log p_i`` only ``if p_i > 0``; that is
+    ``geometric_mean`` with the weight of every zero precision set to 0.
+
+    >>> round(nltk_geometric_mean([1.0, 0.8, 0.5, 0.0]), 4)   # (0.8 · 0.5) ** (1/4)
+    0.7953
+    """
+    orders = len(precisions) if orders is None else orders
+    used = [1.0 / orders] * orders if weights is None else list(weights[:orders])
+    kept = [w if p > 0 else 0.0 for w, p in zip(used, precisions, strict=False)]
+    return geometric_mean(precisions, kept, orders)
+
+
+def stats_fit_options(args: Mapping[str, object]) -> None:
+    """score_stats' check: the statistics count every order the options need."""
+    stats, options = args["stats"], args["options"]
+    if not isinstance(stats, BleuStats):
+        raise TypeError(f"stats must be a BleuStats, got {type(stats).__name__}")
+    if options is not None and not isinstance(options, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions or None, got {type(options).__name__}")
+    if options is not None and stats.order < options.order:
+        raise ValueError(
+            f"stats count {stats.order} orders, the options need {options.order}"
+        )
+
+
+@checks(stats_fit_options)
 def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
                 nrefs: int | str = 1) -> BleuResult:
     """Score one record of sufficient statistics: a pure function of stats and options.
@@ -260,10 +294,6 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
     (0.8465, 0.0)
     """
     options = options or BleuOptions()
-    if stats.order < options.order:
-        raise ValueError(
-            f"these statistics count {stats.order} orders, the options need {options.order}"
-        )
     matches, totals = stats.matches[:options.max_n], stats.totals[:options.max_n]
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
     if not any(matches):
@@ -273,8 +303,8 @@ def score_stats(stats: BleuStats, options: BleuOptions | None = None, *,
         precisions, orders = smoothed_precisions(
             stats, options.max_n, options.smoothing, value=options.smooth_value,
             effective_order=options.uses_effective_order)
-        zeros = SMOOTHING[options.smoothing].zeros
-        mean = geometric_mean(precisions, options.weights, orders, zeros=zeros)
+        # options.mean is geometric_mean (for NLTK's methods: nltk_geometric_mean)
+        mean = options.mean(precisions, options.weights, orders)
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0.0
     return BleuResult(
         score=bp * mean,

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ._validate import checks, non_empty, non_negative, one_of
+
 __all__ = ["REF_LENGTHS", "TIE_RULES", "closest_ref_length", "effective_ref_length",
            "brevity_penalty"]
 
@@ -31,6 +33,7 @@ REF_LENGTHS: tuple[str, ...] = ("closest", "shortest")
 TIE_RULES: tuple[str, ...] = ("shorter", "first")
 
 
+@checks(ref_lens=non_empty, tie=one_of(TIE_RULES))
 def closest_ref_length(hyp_len: int, ref_lens: Sequence[int], tie: str = "shorter") -> int:
     """The reference length closest to ``hyp_len``; ``tie`` says which wins a tie.
 
@@ -40,10 +43,6 @@ def closest_ref_length(hyp_len: int, ref_lens: Sequence[int], tie: str = "shorte
     >>> closest_ref_length(10, [8, 12, 12]), closest_ref_length(10, [12, 8], tie="first")
     (8, 12)
     """
-    if tie not in TIE_RULES:
-        raise ValueError(f"tie must be one of {TIE_RULES}, got {tie!r}")
-    if not ref_lens:
-        raise ValueError("at least one reference length is required")
     if tie == "first":
         return min(ref_lens, key=lambda r: abs(r - hyp_len))
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
@@ -59,14 +58,14 @@ def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], rule: str = "clo
     7
     """
     if rule == "shortest":
-        if not ref_lens:
-            raise ValueError("at least one reference length is required")
+        non_empty(ref_lens, "ref_lens")
         return min(ref_lens)
     if rule != "closest":
         raise ValueError(f"rule must be one of {REF_LENGTHS}, got {rule!r}")
     return closest_ref_length(hyp_len, ref_lens, tie)
 
 
+@checks(hyp_len=non_negative, ref_len=non_negative)
 def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     """``exp(1 − r/c)`` when the candidate is not longer than the reference, else 1.
 
@@ -78,8 +77,6 @@ def brevity_penalty(hyp_len: int, ref_len: int) -> float:
     >>> round(brevity_penalty(5, 10), 4)          # exp(1 − 2) = 1/e
     0.3679
     """
-    if hyp_len < 0 or ref_len < 0:
-        raise ValueError(f"lengths must be non-negative, got hyp_len={hyp_len}, ref_len={ref_len}")
     if hyp_len >= ref_len:
         return 1.0
     if hyp_len == 0:

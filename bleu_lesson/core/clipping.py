@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .ngrams import NGram, _check_n, ngram_counts
+from .ngrams import NGram, ngram_counts
 
 __all__ = [
     "ClippedNGram",
@@ -90,7 +90,6 @@ def clipping_table(candidate: Sequence[str], references: Sequence[Sequence[str]]
     ...     print(row.text, row.count, row.max_ref_count, row.best_ref, row.clipped)
     the 3 2 1 2
     """
-    _check_n(n)
     cand = ngram_counts(candidate, n)
     maxima = max_reference_counts(references, n)
     clipped = cand & maxima

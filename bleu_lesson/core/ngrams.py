@@ -14,26 +14,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ._validate import checks, positive_int
+
 __all__ = ["ngrams", "ngram_counts", "all_ngram_counts"]
 
 NGram = tuple[str, ...]
 
 
 def _check_n(n: object, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"{name} must be at least 1, got {n}")
-    return n
+    """``n`` if it is a positive int, else the error ``positive_int`` raises."""
+    positive_int(n, name)
+    return n  # type: ignore[return-value]
 
 
+@checks(n=positive_int)
 def ngrams(tokens: Sequence[str], n: int) -> list[NGram]:
     """Return the n-grams of ``tokens`` in order: ``tokens[i:i+n]`` for i = 0 … L − n.
 
     >>> ngrams(["a", "b", "c"], 1)
     [('a',), ('b',), ('c',)]
     """
-    _check_n(n)
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 

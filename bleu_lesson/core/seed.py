@@ -20,26 +20,27 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from ._validate import checks, string
 from .ngrams import _check_n
 
 __all__ = ["tokenize", "get_ngrams", "count_clipped_ngrams", "compute_bleu"]
 
 
-def _check_text(text: object, name: str) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"{name} must be a str, got {type(text).__name__}")
-    return text
+def _check_text(value: object, name: str) -> str:
+    string(value, name)
+    return value  # type: ignore[return-value]
 
 
+@checks(text=string)
 def tokenize(text: str) -> list[str]:
     """Lowercase, then split on whitespace (the seed's tokenizer).
 
     >>> tokenize("The cat is on the mat")
     ['the', 'cat', 'is', 'on', 'the', 'mat']
     """
-    return _check_text(text, "text").lower().split()
+    return text.lower().split()
 
 
 def get_ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
@@ -74,8 +75,10 @@ def count_clipped_ngrams(candidate: Sequence[str], references: Sequence[Sequence
     return total_clipped, len(cand_ngrams)
 
 
-def _check_inputs(candidate_text: object, reference_texts: object, max_n: object) -> None:
+def seed_inputs(args: Mapping[str, object]) -> None:
     """The input checks compute_bleu adds to the seed's code (the seed has none)."""
+    candidate_text, reference_texts, max_n = (args["candidate_text"], args["reference_texts"],
+                                              args["max_n"])
     _check_text(candidate_text, "candidate_text")
     if isinstance(reference_texts, str):
         raise TypeError(
@@ -93,6 +96,7 @@ def _check_inputs(candidate_text: object, reference_texts: object, max_n: object
     _check_n(max_n, "max_n")
 
 
+@checks(seed_inputs)   # clear errors for bad input; the seed has none
 def compute_bleu(candidate_text: str, reference_texts: Sequence[str],
                  max_n: int = 4) -> tuple[float, dict]:
     """The seed's BLEU: ``BP · exp(Σ log p_n / max_n)``, or 0.0 if any p_n is 0.
@@ -104,8 +108,6 @@ def compute_bleu(candidate_text: str, reference_texts: Sequence[str],
     >>> round(compute_bleu("The cat is on the mat", refs)[0], 4)   # (2/3) ** (1/4)
     0.9036
     """
-    _check_inputs(candidate_text, reference_texts, max_n)  # clear errors; not the seed's
-
     candidate = tokenize(candidate_text)
     references = [tokenize(ref) for ref in reference_texts]
 

@@ -107,6 +107,7 @@ def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
         except Exception:
             continue
         func = getattr(func, "__func__", func)
+        func = getattr(func, "__wrapped__", func)  # under @checks: the taught function itself
         if not isinstance(func, types.FunctionType) or func.__closure__:
             continue
         try:

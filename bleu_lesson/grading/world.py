@@ -57,13 +57,14 @@ CHILD = Path(__file__).resolve().parent / "world_child.py"
 def build_world(building_blocks: Sequence[str], folder: Path) -> Path:
     """Write the world of an exercise into ``folder``: the child script and a
     ``bleu_lesson`` package holding only ``core/<name>.py`` for each building block (and
-    ``core/stats.py``, the ``BleuStats`` record some inputs are). Returns ``folder``.
+    ``core/stats.py``, the ``BleuStats`` record some inputs are, and ``core/_validate.py``,
+    the argument checks the blocks' ``@checks`` lines use). Returns ``folder``.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
     ...     world = build_world(["ngrams"], Path(d))
     ...     sorted(p.name for p in (world / "bleu_lesson" / "core").iterdir())
-    ['__init__.py', 'ngrams.py', 'stats.py']
+    ['__init__.py', '_validate.py', 'ngrams.py', 'stats.py']
     """
     core = folder / "bleu_lesson" / "core"
     core.mkdir(parents=True)
@@ -77,6 +78,7 @@ def build_world(building_blocks: Sequence[str], folder: Path) -> Path:
         lines.append(f"from bleu_lesson.core.{name} import *  # noqa: F403")
     lines.append("from bleu_lesson.core.stats import BleuStats  # noqa: F401")
     lines.append("")
+    shutil.copyfile(PACKAGE / "core" / "_validate.py", core / "_validate.py")  # checks only
     (core / "__init__.py").write_text("", encoding="utf-8")
     (folder / "bleu_lesson" / "__init__.py").write_text("\n".join(lines), encoding="utf-8")
     shutil.copyfile(CHILD, folder / "world_child.py")

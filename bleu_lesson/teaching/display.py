@@ -20,7 +20,9 @@ def show_source(obj: Callable[..., Any]) -> None:
     """Print the source of a library function or class, with the module it lives in.
 
     The chapters show the code they run this way, so the text on the page is always
-    the code that produced the numbers below it.
+    the code that produced the numbers below it. A shown function holds only the taught
+    computation; what it refuses is its one ``@checks(...)`` line (the checks themselves
+    live in ``bleu_lesson.core._validate``), printed as part of its source.
     """
     import inspect  # only when a chapter asks: it is slow to import
 
