@@ -950,12 +950,17 @@ class HumanJudgments:
         """System -> z-score: as published (3 decimals, the default) or at full precision."""
         return {name: (s.z_published if published else s.z) for name, s in self.scores.items()}
 
-    def better(self, a: str, b: str, alpha: float = 0.05) -> bool:
-        """People judged ``a`` significantly better than ``b`` (one-sided Wilcoxon, p < alpha)."""
+    def p_value(self, a: str, b: str) -> float:
+        """The organisers' one-sided Wilcoxon p-value for "``a`` is better than ``b``"
+        (1.0 for a system against itself)."""
         for name in (a, b):
             if name not in self.scores:
                 raise ValueError(f"unknown system {name!r}; known: {', '.join(self.scores)}")
-        return a != b and self.p_values[a, b] < alpha
+        return 1.0 if a == b else self.p_values[a, b]
+
+    def better(self, a: str, b: str, alpha: float = 0.05) -> bool:
+        """People judged ``a`` significantly better than ``b`` (one-sided Wilcoxon, p < alpha)."""
+        return self.p_value(a, b) < alpha
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(pair={self.pair!r}, systems={len(self.scores)}, "
