@@ -24,6 +24,7 @@ from pathlib import Path
 from bleu_lesson.analysis.significance import resample_rows
 from bleu_lesson.core.bleu import BleuOptions, BleuScorer, score_stats
 from bleu_lesson.core.stats import BleuStats
+from bleu_lesson.data.datasets import load_wmt22
 
 __all__ = ["CACHE_FILE", "REFERENCE_SETS", "BleuCache", "load_bleu_cache", "make_bleu_cache"]
 
@@ -79,8 +80,6 @@ def load_bleu_cache() -> BleuCache:
 
 def make_bleu_cache(folder: str | Path | None = None) -> dict:
     """Count the statistics the cache holds from the WMT22 zh-en files (seconds)."""
-    from bleu_lesson.data.datasets import load_wmt22
-
     corpus = load_wmt22("zh-en", folder) if folder else load_wmt22("zh-en")
     candidates = {**corpus.systems, "HUMAN-B": corpus.references["B"]}
     out: dict = {"corpus": {}, "segments": {}}
