@@ -80,3 +80,18 @@ def test_a_wrong_name_is_refused_by_name():
         cached.segment_stats("Online-Q")
     with pytest.raises(ValueError, match="refset"):
         cached.scores("C")
+
+
+def test_counted_knows_the_texts_it_counted(wmt22_dir):
+    """Exercise 9.2's judge reads these counts only for the very texts they were made from."""
+    import dataclasses
+
+    from bleu_lesson.data.datasets import load_wmt22
+
+    cached = bleu_cache.load_bleu_cache()
+    data = load_wmt22("zh-en", wmt22_dir, download=False)
+    assert cached.counted(data)
+    systems = dict(data.systems)
+    systems["DLUT"] = ("a changed line",) + tuple(systems["DLUT"][1:])
+    assert not cached.counted(dataclasses.replace(data, systems=systems))
+    assert not cached.counted(load_wmt22("en-zh", wmt22_dir, download=False))

@@ -51,6 +51,10 @@ class BleuCache:
         return {name: 100 * score_stats(BleuStats.from_row(row), nrefs=nrefs).score
                 for name, row in self.corpus[refset].items()}
 
+    def counted(self, corpus) -> bool:
+        """Whether these counts were made from ``corpus``'s very texts (zh-en, same SHA-256s)."""
+        return getattr(corpus, "pair", None) == "zh-en" and self.files == _digests(corpus)
+
     def segment_stats(self, system: str) -> list[BleuStats]:
         """One system's per-segment statistics against reference A."""
         if system not in self.segments:
@@ -97,10 +101,14 @@ def make_bleu_cache(folder: str | Path | None = None) -> dict:
             out["corpus"][refset][name] = [sum(col) for col in zip(*rows, strict=True)]
             if refset == "A":
                 out["segments"][name] = rows
+    out["files"] = _digests(corpus)
+    return out
+
+
+def _digests(corpus) -> dict[str, str]:
     texts = {f"ref.{k}": v for k, v in corpus.references.items()} | {
         f"hyp.{k}": v for k, v in corpus.systems.items()}
-    out["files"] = {name: _sha256(lines) for name, lines in texts.items()}
-    return out
+    return {name: _sha256(lines) for name, lines in texts.items()}
 
 
 def _sha256(lines) -> str:
