@@ -95,3 +95,40 @@ def test_counted_knows_the_texts_it_counted(wmt22_dir):
     systems["DLUT"] = ("a changed line",) + tuple(systems["DLUT"][1:])
     assert not cached.counted(dataclasses.replace(data, systems=systems))
     assert not cached.counted(load_wmt22("en-zh", wmt22_dir, download=False))
+
+
+@pytest.mark.parametrize("pair, tokenize", [("zh-en", "13a"), ("en-zh", "zh")])
+def test_chapter_09_tables_equal_sacrebleu(wmt22_dir, pair, tokenize):
+    """Chapter 09's 75 corpus scores (12 + 13 systems x 3 reference choices): each system's
+    summed statistics as sacrebleu counts them with WMT22's tokenizer for the target."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    folder = Path(wmt22_dir)
+    stem, target = f"generaltest2022.{pair}", pair.split("-")[1]
+    refs = {k: (folder / f"{stem}.ref.{k}.{target}").read_text(encoding="utf-8")
+            .split("\n")[:-1] for k in ("A", "B")}
+    entry = bleu_cache.load_bleu_cache().pairs[pair]
+    bleu = sacrebleu.metrics.BLEU(tokenize=tokenize)
+    for which, streams in (("A", [refs["A"]]), ("B", [refs["B"]]),
+                           ("both", [refs["A"], refs["B"]])):
+        systems = entry["corpus"][which]
+        files = sorted(folder.glob(f"{stem}.hyp.*.{target}"))
+        assert sorted(systems) == sorted(p.name[len(stem) + 5:-3] for p in files)
+        for name, row in systems.items():
+            hyps = (folder / f"{stem}.hyp.{name}.{target}").read_text(encoding="utf-8")
+            rows = bleu._extract_corpus_statistics(hyps.split("\n")[:-1], streams)
+            assert row == [sum(col) for col in zip(*rows, strict=True)], (pair, which, name)
+
+
+def test_results_only_for_the_counted_texts_and_options(wmt22_dir):
+    from bleu_lesson.core.bleu import BleuScorer
+    from bleu_lesson.data.datasets import load_wmt22
+
+    cached = bleu_cache.load_bleu_cache()
+    data = load_wmt22("en-zh", wmt22_dir, download=False)
+    refs = data.references_for("A")
+    plain = BleuScorer(refs, tokenizer="zh")
+    results = cached.results(data, "A", plain)
+    assert results is not None and set(results) == set(data.systems)
+    assert results["Online-B"].signature.startswith("nrefs:1|case:mixed|eff:no|tok:zh")
+    assert cached.results(data, "A", BleuScorer(refs, tokenizer="zh", lowercase=True)) is None
+    assert cached.results(data, "A", BleuScorer(refs, tokenizer="char")) is None

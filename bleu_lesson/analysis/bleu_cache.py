@@ -5,8 +5,9 @@ takes seconds in a fresh kernel, and chapter 10 is about BLEU against people, no
 counting. So ``bleu_cache.json.gz`` keeps, for the 12 systems and HUMAN-B (reference B as a
 system), the summed ``BleuStats`` against each reference set and the per-segment
 ``BleuStats`` against reference A (what a bootstrap over segments resamples), with the
-options' signature and the SHA-256 of every text file counted. Scores are made from the
-statistics by ``core.bleu.score_stats``, the one scoring function.
+options' signature and the SHA-256 of every text file counted; and, for chapter 09, every
+system's summed ``BleuStats`` of both pairs against A, B and both (``results``). Scores are
+made from the statistics by ``core.bleu.score_stats``, the one scoring function.
 ``tests/test_bleu_cache.py`` recounts every statistic with sacrebleu.
 
     python -m bleu_lesson.analysis.bleu_cache    # recount and rewrite the cache
@@ -22,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bleu_lesson.analysis.significance import resample_rows
-from bleu_lesson.core.bleu import BleuOptions, BleuScorer, score_stats
+from bleu_lesson.core.bleu import BleuOptions, BleuResult, BleuScorer, score_stats
 from bleu_lesson.core.stats import BleuStats
 from bleu_lesson.data.datasets import load_wmt22
 
@@ -41,6 +42,7 @@ class BleuCache:
     files: dict             # "ref.A", "hyp.<system>" ... -> SHA-256 of the text counted
     corpus: dict            # refset -> system -> summed stats row
     segments: dict          # system -> per-segment stats rows, reference A
+    pairs: dict             # pair -> {"files", "corpus": which -> system -> summed row}
 
     def scores(self, refset: str = "A") -> dict[str, float]:
         """System -> corpus BLEU (0-100) against one reference set."""
@@ -54,6 +56,19 @@ class BleuCache:
     def counted(self, corpus) -> bool:
         """Whether these counts were made from ``corpus``'s very texts (zh-en, same SHA-256s)."""
         return getattr(corpus, "pair", None) == "zh-en" and self.files == _digests(corpus)
+
+    def results(self, corpus, which: str, scorer: BleuScorer) -> dict[str, BleuResult] | None:
+        """Every system's corpus ``BleuResult`` against references ``which`` ("A", "B",
+        "both"), scored by ``scorer`` from the shipped counts; ``None`` unless they were
+        counted from ``corpus``'s very texts with ``scorer``'s options (then count live).
+        """
+        entry = self.pairs.get(getattr(corpus, "pair", None))
+        if (entry is None or which not in entry["corpus"]
+                or scorer.options != BleuOptions(tokenizer=corpus.tokenizer)
+                or entry["files"] != _digests(corpus)):
+            return None
+        return {name: scorer.score_stats(BleuStats.from_row(row))
+                for name, row in entry["corpus"][which].items()}
 
     def segment_stats(self, system: str) -> list[BleuStats]:
         """One system's per-segment statistics against reference A."""
@@ -79,7 +94,8 @@ class BleuCache:
 def load_bleu_cache() -> BleuCache:
     """Read the shipped statistics."""
     data = json.loads(gzip.decompress(CACHE_FILE.read_bytes()).decode("utf-8"))
-    return BleuCache(data["signature"], data["files"], data["corpus"], data["segments"])
+    return BleuCache(data["signature"], data["files"], data["corpus"], data["segments"],
+                     data["pairs"])
 
 
 def make_bleu_cache(folder: str | Path | None = None) -> dict:
@@ -102,6 +118,16 @@ def make_bleu_cache(folder: str | Path | None = None) -> dict:
             if refset == "A":
                 out["segments"][name] = rows
     out["files"] = _digests(corpus)
+    out["pairs"] = {}
+    for pair in ("zh-en", "en-zh"):
+        data = corpus if pair == "zh-en" else (
+            load_wmt22(pair, folder) if folder else load_wmt22(pair))
+        tables = {}
+        for which in ("A", "B", "both"):
+            scorer = BleuScorer(data.references_for(which), tokenizer=data.tokenizer)
+            tables[which] = {name: list(scorer.corpus_stats(hyps).to_row())
+                             for name, hyps in data.systems.items()}
+        out["pairs"][pair] = {"files": _digests(data), "corpus": tables}
     return out
 
 
