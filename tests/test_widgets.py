@@ -315,6 +315,34 @@ def test_ngram_explorer_explains_unspaced_chinese():
     assert "5 − 4 + 1 = 2" in ex.result.value
 
 
+def test_clipping_explorer_explains_unspaced_chinese():
+    """Chapter 03: an unspaced Chinese candidate is one whitespace token, so p_1 is 0/1
+    (by hand: the whole sentence matches no reference token); the hint names the zh
+    tokenizer, and goes away once the words are spaced."""
+    ex = widgets.ClippingExplorer("猫坐在垫子上", ("猫 在 垫子 上",), 1)
+    assert "p_1 = 0/1" in ex.result.value
+    assert "bleu-hint" in ex.result.value and "空格" in ex.result.value
+    assert "zh" in ex.result.value
+    ex.candidate.value = "猫 坐 在 垫子 上"
+    assert "p_1 = 4/5" in ex.result.value   # 猫, 在, 垫子, 上 found; 坐 not
+    assert "bleu-hint" not in ex.result.value
+    ex.candidate.value, ex.references.value = "the cat", "the cat sat"
+    assert "bleu-hint" not in ex.result.value
+
+
+def test_bleu_explorer_explains_unspaced_chinese():
+    """Chapter 06: with the whitespace tokenizer an unspaced Chinese pair is one token each;
+    the hint says to choose the zh tokenizer, which then counts characters (no hint)."""
+    ex = widgets.BleuExplorer("猫坐在垫子上", ["猫坐在垫子上了"])
+    assert "bleu-hint" in ex.result.value and "zh" in ex.result.value
+    ex.tokenizer.value = "zh"
+    assert "bleu-hint" not in ex.result.value
+    assert "c = 6" in ex.result.value   # six characters, six tokens
+    ex.tokenizer.value = "none"
+    ex.candidate.value, ex.references.value = "猫 坐 在 垫子 上", "猫 坐 在 垫子 上 了"
+    assert "bleu-hint" not in ex.result.value
+
+
 def test_tools_explorer_preset_follows_the_knobs():
     ex = widgets.ToolsExplorer(CAND, REFS, preset="sacrebleu")
     ex.knobs["smoothing"].value = "none"

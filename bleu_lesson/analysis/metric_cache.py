@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from bleu_lesson.analysis.bleu_cache import BleuCache
 from bleu_lesson.analysis.significance import resample_rows, resample_scores
 from bleu_lesson.core.bleu import BleuScorer
 
@@ -105,11 +106,13 @@ def load_metric_cache() -> MetricCache:
 
 
 def system_tables(corpus, cache: MetricCache | None = None, candidates: dict | None = None,
-                  scorers: dict | None = None) -> dict[tuple[str, str], dict[str, float]]:
+                  scorers: dict | None = None, bleu: BleuCache | None = None,
+                  ) -> dict[tuple[str, str], dict[str, float]]:
     """(metric, refset) -> system -> corpus score (0-100) for BLEU, chrF and TER.
 
-    BLEU is computed here (``BleuScorer``, the corpus's tokenizer); chrF and TER come from
-    the cache. ``candidates`` (default: the corpus's systems plus ``HUMAN-B`` = reference
+    BLEU is computed here (``BleuScorer``, the corpus's tokenizer), or scored from the
+    shipped counts when ``bleu`` (``bleu_cache.load_bleu_cache()``) is given; chrF and TER
+    come from the cache. ``candidates`` (default: the corpus's systems plus ``HUMAN-B`` = reference
     B) are scored against every reference set that does not contain them. ``scorers``
     (refset -> ``BleuScorer``) is used and filled in, so a caller can reuse the counts.
     """
@@ -121,11 +124,19 @@ def system_tables(corpus, cache: MetricCache | None = None, candidates: dict | N
     for refset in REFERENCE_SETS:
         names = refset.split("+")
         which = "both" if len(names) > 1 else names[0]
-        if refset not in scorers:
-            scorers[refset] = BleuScorer(corpus.references_for(which), tokenizer=corpus.tokenizer)
-        scorer = scorers[refset]
         usable = {n: h for n, h in candidates.items() if not (n == "HUMAN-B" and "B" in names)}
-        tables["BLEU", refset] = {n: 100 * scorer.score(h).score for n, h in usable.items()}
+        if bleu is not None:
+            counted = bleu.scores(refset)
+            missing = [n for n in usable if n not in counted]
+            if missing:
+                raise ValueError(f"bleu has no counts of {', '.join(missing)} against {refset}")
+            tables["BLEU", refset] = {n: counted[n] for n in usable}
+        else:
+            if refset not in scorers:
+                scorers[refset] = BleuScorer(corpus.references_for(which),
+                                             tokenizer=corpus.tokenizer)
+            scorer = scorers[refset]
+            tables["BLEU", refset] = {n: 100 * scorer.score(h).score for n, h in usable.items()}
         for metric in METRICS:
             if refset not in cache.refsets(metric):
                 continue  # not cached (the script can leave TER's B and A+B out)

@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import json
 import os
+import platform
 import re
 import sys
 from collections.abc import Sequence
@@ -165,7 +166,11 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
                      "language_info": {"codemirror_mode": {"name": "ipython", "version": 3},
                                        "file_extension": ".py", "mimetype": "text/x-python",
                                        "name": "python", "nbconvert_exporter": "python",
-                                       "pygments_lexer": "ipython3"}},
+                                       "pygments_lexer": "ipython3",
+                                       # the kernel reports its Python's version; the lab
+                                       # copies it in (a change: the page was marked
+                                       # modified) unless it is the one saved
+                                       "version": platform.python_version()}},
         "nbformat": 4, "nbformat_minor": 5,
     }
 

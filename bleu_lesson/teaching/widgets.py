@@ -220,6 +220,26 @@ class TokenizerExplorer(_Explorer):
 # --- 02 n-grams ------------------------------------------------------------------------
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_SPACED = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]\s+\S|\S\s+[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def unspaced_chinese(texts: Sequence[str]) -> bool:
+    """Whether some text has Chinese characters and no space next to any of them, so a
+    whitespace tokenizer keeps each run of Chinese as one token.
+
+    >>> unspaced_chinese(["猫坐在垫子上"]), unspaced_chinese(["猫 坐 在 垫子 上"])
+    (True, False)
+    """
+    return any(_CJK.search(t) and not _CJK_SPACED.search(t.strip()) for t in texts)
+
+
+def chinese_hint(how: str) -> str:
+    """The hint shown under a result computed on unspaced Chinese; ``how`` says what to do."""
+    return ("<div class='bleu-hint'>提示 (hint)：这里按空格切分词元，中文句子没有空格，"
+            f"一整句只算一个词元，几乎什么也匹配不上。{how}</div>")
+
+
+_SPACE_OR_ZH = "先分词（第 1 章的 zh 分词器把汉字逐个切开），或在词之间加空格再试。"
 
 
 def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
@@ -241,9 +261,7 @@ def render_ngrams(text: str, n: int = 2, lowercase: bool = True) -> str:
                f"<div><b>L = {len(tokens)} &lt; n = {n}: 0</b>")
     summary += f" · {total} 个 {n} 元语法 (n-grams), {len(counts)} 个不同 (distinct)</div>"
     if len(tokens) < n and _CJK.search(text):
-        summary += ("<div class='bleu-hint'>提示 (hint)：这里按空格切分词元，中文句子没有空格，"
-                    f"整段只算 {len(tokens)} 个词元。先分词（第 1 章的 zh 或 char 分词器），"
-                    "或在词之间加空格再试。</div>")
+        summary += chinese_hint(_SPACE_OR_ZH)
     rows = [(" ".join(g), c) for g, c in counts.items()]
     orders = []
     for k in range(1, 5):
@@ -306,7 +324,8 @@ def render_clipping(candidate: str, references: str | Sequence[str], n: int = 1)
     else:
         head = (f"<div><b>p_{n} = {clipped}/{total} = {clipped / total:.4f}</b> "
                 f"(截断后匹配数 / 候选 {n} 元语法总数)</div>")
-    return head + f"<div>{tokens_html(cand, marks)}</div>" + table
+    hint = chinese_hint(_SPACE_OR_ZH) if unspaced_chinese([candidate, *refs]) else ""
+    return head + hint + f"<div>{tokens_html(cand, marks)}</div>" + table
 
 
 class ClippingExplorer(_Explorer):
@@ -498,7 +517,12 @@ def render_bleu(candidate: str, references: str | Sequence[str], tokenizer: str 
         orders = f"{max_n} 阶都参加平均 (all {max_n} orders count)"
     shown = "uniform" if weights is None else ", ".join(f"{w:g}" for w in weights)
     tokens = _tokenizer_for(tokenizer, lowercase)(candidate)
-    return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
+    hint = ""
+    if tokenizer not in ("zh", "char") and unspaced_chinese([candidate, *refs]):
+        hint = chinese_hint(f"分词器 (tokenizer) {html.escape(str(tokenizer))} 不切分汉字："
+                            "把分词器换成 zh（sacrebleu 的中文分词器，汉字逐个切开），"
+                            "或在词之间加空格再试。")
+    return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>{hint}"
             f"<div>BP = {r.bp:.4f} · 候选长度 c = {r.hyp_len} · 参考长度 r = {r.ref_len} · "
             f"{len(refs)} 条参考 (references)</div>"
             f"<div>max_n = {max_n} · 权重 (weights) = {html.escape(shown)} · "

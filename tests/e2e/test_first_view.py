@@ -82,3 +82,24 @@ def test_the_file_browser_shows_whole_chapter_names(room, lab, page):
         '.jp-DirListing-item .jp-DirListing-itemText')]
         .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)""")
     assert not cut, f"file names cut off in the file browser: {cut}"
+
+
+def test_opening_the_start_page_leaves_it_saved(room, lab, page):
+    """Opening the start page must not mark it modified (JupyterLab's dirty dot): once its
+    kernel is up, nothing the lab writes into the notebook (the kernel's language_info)
+    differs from what is saved."""
+    from urllib.parse import quote
+
+    page.goto(f"{lab.url}/lab/workspaces/e2e-dirty/tree/workspace/{quote(ws.START_PAGE)}"
+              f"?reset&token={lab.token}", wait_until="domcontentloaded")
+    page.locator(".jp-Notebook .jp-RenderedMarkdown").filter(
+        has_text="课程地图").first.wait_for(state="attached")
+    page.wait_for_function(
+        "() => { const w = window.jupyterapp.shell.currentWidget;"
+        " const k = w && w.sessionContext && w.sessionContext.session"
+        " && w.sessionContext.session.kernel;"
+        " return k && k.status === 'idle' && k.info !== undefined; }", timeout=90_000)
+    page.wait_for_timeout(1500)  # the lab copies the kernel's info into the model then
+    dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    assert dirty is False, "the start page is marked modified just by opening it"
+    assert page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count() == 0
