@@ -201,8 +201,8 @@ def test_neural_metrics_section_quotes_only_checked_figures():
     ranked = ast.literal_eval(source.split("ref_metrics = ", 1)[1].split("]\n", 1)[0] + "]")
     top = float(re.search(r"Corr\('metricx_xxl_MQM_2020'\), ([0-9.]+)", source).group(1))
     # every decimal figure in the section is the top metric's accuracy, rounded as printed
-    assert re.findall(r"\d\.\d+", section) == [f"{top:.3f}"]
-    assert f"MetricX-XXL 是 {top:.3f}，在 {len(ranked)} 个指标里排第 1" in section
+    assert re.findall(r"\d\.\d+", section) == [f"{top:.2f}"]
+    assert f"MetricX-XXL 约为 {top:.2f}，在 {len(ranked)} 个指标里排第 1" in section
     assert ranked[0].startswith("metricx_xxl")
     assert ranked[1:4] == ["COMET-20", "COMET-22", "BLEURT-20"]
     assert "COMET-20、COMET-22、BLEURT-20 紧随其后" in section
