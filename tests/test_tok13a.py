@@ -49,6 +49,22 @@ def wmt22_files() -> list[Path]:
 NO_WMT22 = data_skip_reason()
 
 
+def _distinct_lines(files: list[Path]):
+    """``(file, line number, line)`` for every line of the files, each text once (its first
+    occurrence): a tokenizer is a function of the line, so a repeated line (a system's copy
+    of another's translation, an empty last line) is checked by its first check. The files
+    hold 60,748 lines, 49,843 of them distinct."""
+    seen: set[str] = set()
+    total = 0
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            total += 1
+            if line not in seen:
+                seen.add(line)
+                yield path, number, line
+    assert total > 60_000
+
+
 @pytest.mark.skipif(not wmt22_files(), reason=NO_WMT22)
 def test_every_wmt22_line_is_tokenized_like_sacrebleu():
     files = wmt22_files()
@@ -57,23 +73,21 @@ def test_every_wmt22_line_is_tokenized_like_sacrebleu():
     assert len(files) >= 30  # 2 pairs x (source, 2 references, 12-13 systems)
     split = get_tokenizer("13a")
     lines = 0
-    for path in files:
-        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
-            expected = sacrebleu_tokens(line)
-            assert split(line) == expected, (path.name, number, line)
-            lines += 1
-    assert lines > 60_000
+    for path, number, line in _distinct_lines(files):
+        expected = sacrebleu_tokens(line)
+        assert split(line) == expected, (path.name, number, line)
+        lines += 1
+    assert lines > 49_000
 
 
 @pytest.mark.skipif(not wmt22_files(), reason=NO_WMT22)
 def test_every_wmt22_line_is_tokenized_like_sacrebleu_zh():
     split = get_tokenizer("zh")
     lines = 0
-    for path in wmt22_files():
-        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
-            assert split(line) == sacrebleu_tokens(line, name="zh"), (path.name, number, line)
-            lines += 1
-    assert lines > 60_000
+    for path, number, line in _distinct_lines(wmt22_files()):
+        assert split(line) == sacrebleu_tokens(line, name="zh"), (path.name, number, line)
+        lines += 1
+    assert lines > 49_000
 
 
 def test_chinese_characters_are_sacrebleus_on_every_code_point():
