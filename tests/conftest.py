@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from notebook_tools import find_dataset
@@ -19,6 +23,37 @@ def wmt22_dir() -> Path:
 def wmt22_human_dir() -> Path:
     """The folder of the WMT22 zh-en human judgments (``humaneval/``), found like ``wmt22_dir``."""
     return _dataset_folder("wmt22-human")
+
+
+@pytest.fixture(scope="session")
+def oracle(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """``oracle(tool, inputs, compute)``: ``compute()``, an independent source's result (a
+    JSON value), remembered under the tool's name and version and a SHA-256 of ``inputs``.
+
+    The memo lives in pytest's cache folder (``.pytest_cache``; ``--cache-clear`` empties
+    it, ``-p no:cacheprovider`` turns it off), so a second run reads what sacrebleu, NLTK or
+    scipy computed for the very same inputs instead of computing it again. Any change to an
+    input, or another version of the tool, is another key: the figure is computed afresh.
+    The library under test is never memoized: its side of each comparison always runs."""
+    cache = getattr(request.config, "cache", None)
+    memo: dict[str, Any] = {}
+
+    def lookup(tool: str, inputs: object, compute: Callable[[], Any]) -> Any:
+        from importlib.metadata import version
+
+        text = json.dumps([tool, version(tool), inputs], ensure_ascii=False, sort_keys=True)
+        key = f"bleu_lesson/oracle/{tool}/{hashlib.sha256(text.encode()).hexdigest()}"
+        if key in memo:
+            return memo[key]
+        found = cache.get(key, None) if cache is not None else None
+        if found is None:
+            found = compute()
+            if cache is not None:
+                cache.set(key, found)
+        memo[key] = found
+        return found
+
+    return lookup
 
 
 def _dataset_folder(name: str) -> Path:
