@@ -21,7 +21,7 @@ help:
 	@echo "make lab-student  open student/ (the copies without solutions; made first if absent)"
 	@echo "make data       download the WMT22 data (test set + human judgments) into the user cache"
 	@echo "make test       run every test: unit, doctests, notebooks, browser (PYTEST_ARGS=...)"
-	@echo "                on 2 workers (WORKERS=N; with PYTEST_ARGS one, unless WORKERS is set)"
+	@echo "                on 3 workers (WORKERS=N; with PYTEST_ARGS one, unless WORKERS is set)"
 	@echo "make e2e        only the browser tests: each chapter in JupyterLab + Debian's Chromium"
 	@echo "make book       build the web edition (static site) into build/book/_build/html/"
 	@echo "make book-serve build it, then serve it on http://127.0.0.1:8000/"
@@ -53,11 +53,13 @@ DATA ?= all
 data: venv
 	$(BIN)/bleu-lesson data $(DATA)
 
-# make test runs the whole suite on WORKERS processes (pytest-xdist): each test file, and
-# tests/e2e as a whole, stays on one worker, the slowest first (tests/conftest.py). With
-# PYTEST_ARGS (one file, -k ...) it runs in this process unless WORKERS is given:
+# make test runs the whole suite on WORKERS processes (pytest-xdist): each test file (or a
+# part of a long one), and tests/e2e as a whole, stays on one worker, the slowest first
+# (tests/conftest.py). Three workers on two cores: much of the suite waits on kernels,
+# sandboxes and the browser, and a third worker fills that time. With PYTEST_ARGS (one
+# file, -k ...) it runs in this process unless WORKERS is given:
 # make test PYTEST_ARGS="-m wmt22" WORKERS=2.
-WORKERS ?= $(if $(strip $(PYTEST_ARGS)),0,2)
+WORKERS ?= $(if $(strip $(PYTEST_ARGS)),0,3)
 XDIST = $(if $(filter-out 0,$(WORKERS)),-n $(WORKERS) --dist loadfile --no-loadscope-reorder)
 test: venv
 	$(BIN)/pytest $(XDIST) $(PYTEST_ARGS)

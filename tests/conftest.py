@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from notebook_tools import find_dataset
@@ -21,6 +25,37 @@ def wmt22_human_dir() -> Path:
     return _dataset_folder("wmt22-human")
 
 
+@pytest.fixture(scope="session")
+def oracle(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """``oracle(tool, inputs, compute)``: ``compute()``, an independent source's result (a
+    JSON value), remembered under the tool's name and version and a SHA-256 of ``inputs``.
+
+    The memo lives in pytest's cache folder (``.pytest_cache``; ``--cache-clear`` empties
+    it, ``-p no:cacheprovider`` turns it off), so a second run reads what sacrebleu, NLTK or
+    scipy computed for the very same inputs instead of computing it again. Any change to an
+    input, or another version of the tool, is another key: the figure is computed afresh.
+    The library under test is never memoized: its side of each comparison always runs."""
+    cache = getattr(request.config, "cache", None)
+    memo: dict[str, Any] = {}
+
+    def lookup(tool: str, inputs: object, compute: Callable[[], Any]) -> Any:
+        from importlib.metadata import version
+
+        text = json.dumps([tool, version(tool), inputs], ensure_ascii=False, sort_keys=True)
+        key = f"bleu_lesson/oracle/{tool}/{hashlib.sha256(text.encode()).hexdigest()}"
+        if key in memo:
+            return memo[key]
+        found = cache.get(key, None) if cache is not None else None
+        if found is None:
+            found = compute()
+            if cache is not None:
+                cache.set(key, found)
+        memo[key] = found
+        return found
+
+    return lookup
+
+
 def _dataset_folder(name: str) -> Path:
     found = find_dataset(name)
     if isinstance(found, str):
@@ -29,58 +64,96 @@ def _dataset_folder(name: str) -> Path:
 
 
 
-# --- running on two workers (make test: pytest-xdist) -----------------------------------
+# --- running on several workers (make test: pytest-xdist) --------------------------------
 #
 # A group of tests runs on one worker from start to end, in file order: a file's tests share
 # its module and session fixtures, and nbval runs a notebook's cells in order in one kernel
 # (--dist loadfile gives that much without this file). The browser tests share one
 # JupyterLab server and one Chromium (tests/e2e/conftest.py), so tests/e2e is one group.
-# The groups that take longest are sent first (make test passes --no-loadscope-reorder), so
-# that no long file starts last while the other worker idles; the order was measured (the
-# slowest files of a whole run, longest first). A file missing from it runs after these.
+# A few long files are split (SPLIT) where their parts share no costly fixture, so that
+# they spread over the workers. The groups that take longest are sent first (make test
+# passes --no-loadscope-reorder), so that no long group starts last while the other workers
+# idle; the order was measured (the slowest groups of a whole run, longest first). A group
+# missing from it runs after these.
 SLOWEST_FIRST = (
     "tests/e2e",
-    "tests/test_sandbox.py",
-    "tests/test_wmt22_agreement.py",
-    "tests/test_vs_sacrebleu.py",
-    "tests/test_taught_code.py",
-    "tests/test_vectorized.py",
-    "tests/test_claims_06_10.py",
-    "tests/test_vs_nltk.py",
     "tests/test_run_notebooks.py",
-    "tests/test_tok13a.py",
-    "tests/test_workspace.py",
-    "tests/test_sandbox_files.py",
-    "notebooks/09_wmt22_case_study.ipynb",
-    "tests/test_course.py",
     "tests/test_nbgrader.py",
-    "tests/test_learner_run_all.py",
-    "notebooks/10_bleu_and_people.ipynb",
-    "tests/test_check_bounds.py",
-    "tests/test_significance.py",
-    "tests/test_readme_commands.py",
-    "tests/test_skip_reasons.py",
-    "tests/test_student_safety.py",
     "tests/test_contributing_counts.py",
+    "tests/test_agreement.py",
+    "tests/test_vs_nltk.py",
+    "tests/test_ch10_prose.py",
+    "tests/test_taught_code.py",
+    "tests/test_readme_commands.py",
+    "tests/test_wmt22_agreement.py::zh-en",
+    "tests/test_learner_run_all.py",
+    "tests/test_tok13a.py",
+    "tests/test_course.py",
+    "tests/test_wmt22_agreement.py::en-zh",
+    "tests/test_claims_06_10.py",
+    "tests/test_workspace.py",
+    "tests/test_vs_sacrebleu.py",
+    "tests/test_sandbox.py",
     "tests/test_exercise_variants.py",
+    "tests/test_sandbox_files.py",
+    "tests/test_check_bounds.py",
+    "notebooks/09_wmt22_case_study.ipynb",
+    "tests/test_cli.py",
+    "tests/test_skip_reasons.py",
+    "tests/test_jieba.py",
+    "tests/test_check_attacks.py",
+    "tests/test_check_data.py",
+    "tests/test_vectorized.py::en-zh",
+    "tests/test_exercises.py",
+    "tests/test_post2018_cache.py",
+    "tests/test_vectorized.py::zh-en",
+    "tests/test_jieba_cache.py",
+    "tests/test_sandbox.py::alone",
+    "notebooks/10_bleu_and_people.ipynb",
+    "tests/test_significance.py",
+    "tests/test_student_safety.py",
+    "tests/test_vectorized.py",
 )
+
+# file -> {group suffix: the test-id fragments whose tests form that group}; a test of the
+# file that matches none stays in the file's own group. Each part below needs none of the
+# others' module fixtures (test_sandbox.py's "alone" tests do not use its `run` fixture).
+SPLIT = {
+    "tests/test_wmt22_agreement.py": {"zh-en": ("[zh-en",), "en-zh": ("[en-zh",)},
+    "tests/test_vectorized.py": {"zh-en": ("wmt22_system[zh-en]",),
+                                 "en-zh": ("wmt22_system[en-zh]",)},
+    "tests/test_sandbox.py": {"alone": (
+        "::test_fallback_without_namespaces", "::test_unshare_backend", "::test_ctrl_c_kills",
+        "::test_limits_are_validated", "::test_sandbox_hides_the_host", "::test_sealed_socket",
+        "::test_resource_limits_hold", "::test_one_sandbox_using_up", "::test_fake_rows_on")},
+}
 
 
 def worker_group(nodeid: str) -> str:
-    """The group a test id runs in: ``tests/e2e`` for the browser tests, else its file.
+    """The group a test id runs in: ``tests/e2e`` for the browser tests, a part of a file
+    that SPLIT names, else its file.
 
     >>> worker_group("notebooks/02_ngrams.ipynb::Cell 3")
     'notebooks/02_ngrams.ipynb'
     >>> worker_group("tests/e2e/test_book.py::test_x[a::b]")
     'tests/e2e'
+    >>> worker_group("tests/test_wmt22_agreement.py::test_corpus_bleu_equals_sacrebleu[en-zh-A-x]")
+    'tests/test_wmt22_agreement.py::en-zh'
+    >>> worker_group("tests/test_vectorized.py::test_hand_counted_example")
+    'tests/test_vectorized.py'
     """
     path = nodeid.split("::", 1)[0]
-    return "tests/e2e" if path.startswith("tests/e2e/") else path
+    if path.startswith("tests/e2e/"):
+        return "tests/e2e"
+    for part, fragments in SPLIT.get(path, {}).items():
+        if any(fragment in nodeid for fragment in fragments):
+            return f"{path}::{part}"
+    return path
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, ANN201
-    """--dist loadfile, with tests/e2e as one group (a file's tests stay together)."""
+    """--dist loadfile, with the groups of worker_group (a group's tests stay together)."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadScopeScheduling

@@ -30,7 +30,7 @@ def prose() -> str:
 
 
 @pytest.fixture(scope="module")
-def figures(wmt22_dir):
+def figures(wmt22_dir, oracle):
     folder = Path(wmt22_dir)
     with open(folder / "humaneval" / "ad-sys-ranking-zh-en-z-names.csv", encoding="utf-8") as f:
         rows = [[x for x in row if x] for row in csv.reader(f, delimiter=" ")]
@@ -48,8 +48,16 @@ def figures(wmt22_dir):
                      for p in folder.glob("generaltest2022.zh-en.hyp.*"))
     hyps = {s: lines(f"hyp.{s}.en") for s in systems}
     cands = {**hyps, "HUMAN-B": ref_b}
-    bleu = {n: sacrebleu.corpus_bleu(h, [ref_a]).score for n, h in cands.items()}
-    chrf = {n: sacrebleu.corpus_chrf(h, [ref_a]).score for n, h in cands.items()}
+
+    def compute():
+        # sacrebleu.corpus_bleu / corpus_chrf with their defaults, the reference prepared
+        # once for every system (sacrebleu's own references= option) instead of once each
+        bleu_metric = sacrebleu.BLEU(references=[ref_a])
+        chrf_metric = sacrebleu.CHRF(references=[ref_a])
+        return ({n: bleu_metric.corpus_score(h, None).score for n, h in cands.items()},
+                {n: chrf_metric.corpus_score(h, None).score for n, h in cands.items()})
+
+    bleu, chrf = oracle("sacrebleu", ["BLEU and chrF, reference A", ref_a, cands], compute)
     return dict(z=z, z_full=z_full, systems=systems, bleu=bleu, chrf=chrf, hyps=hyps,
                 ref_a=ref_a, ref_b=ref_b)
 

@@ -46,7 +46,7 @@ def test_zh_tokenizer_counts_general_punctuation_as_chinese():
 
 
 @pytest.mark.wmt22
-def test_zh_and_13a_differ_on_512_lines_and_jdexplore_bleu(wmt22_dir):
+def test_zh_and_13a_differ_on_512_lines_and_jdexplore_bleu(wmt22_dir, oracle):
     sacrebleu = pytest.importorskip("sacrebleu")
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
@@ -55,10 +55,21 @@ def test_zh_and_13a_differ_on_512_lines_and_jdexplore_bleu(wmt22_dir):
     ref_a, ref_b = _lines(folder, "ref.A.en"), _lines(folder, "ref.B.en")
     hyps = _lines(folder, "hyp.JDExploreAcademy.en")
     lines = ref_a + hyps
-    zh, t13a = TokenizerZh(), Tokenizer13a()
-    differ = sum(zh(x) != t13a(x) for x in lines)
-    bleu = {tok: sacrebleu.corpus_bleu(hyps, [ref_a, ref_b], tokenize=tok).score
-            for tok in ("13a", "zh")}
+
+    def compute():
+        zh, t13a = TokenizerZh(), Tokenizer13a()
+        differ = sum(zh(x) != t13a(x) for x in lines)
+        # sacrebleu's BLEU with the tokenizer objects above: its lru_cache (keyed by object
+        # and line) then tokenizes each line once for both uses; same classes, no state
+        bleu = {}
+        for tok, tokenizer in (("13a", t13a), ("zh", zh)):
+            metric = sacrebleu.BLEU(tokenize=tok)
+            assert type(metric.tokenizer) is type(tokenizer)
+            metric.tokenizer = tokenizer
+            bleu[tok] = metric.corpus_score(hyps, [ref_a, ref_b]).score
+        return differ, bleu
+
+    differ, bleu = oracle("sacrebleu", ["zh vs 13a", ref_a, ref_b, hyps], compute)
     assert (len(lines), differ) == (3750, 512)
     assert (f"{bleu['13a']:.2f}", f"{bleu['zh']:.2f}") == ("37.88", "37.36")
     prose = _prose("09_wmt22_case_study.ipynb")
@@ -216,7 +227,7 @@ def test_neural_metrics_section_quotes_only_checked_figures():
 # --- chapter 09 §7.2: Traditional script against Simplified references ----------------------
 
 @pytest.mark.wmt22
-def test_traditional_script_drops_online_b_bleu(wmt22_dir):
+def test_traditional_script_drops_online_b_bleu(wmt22_dir, oracle):
     """OpenCC's s2t on Online-B's en-zh output, scored by sacrebleu (zh, both references)."""
     sacrebleu = pytest.importorskip("sacrebleu")
     opencc = pytest.importorskip("opencc")
@@ -231,8 +242,14 @@ def test_traditional_script_drops_online_b_bleu(wmt22_dir):
     trad = [s2t.convert(h) for h in hyps]
     assert s2t.convert("国际") == "國際"
     changed = sum(a != b for a, b in zip(hyps, trad, strict=True))
-    simp_bleu = sacrebleu.corpus_bleu(hyps, refs, tokenize="zh").score
-    trad_bleu = sacrebleu.corpus_bleu(trad, refs, tokenize="zh").score
+
+    def compute():
+        # one BLEU with the references cached (sacrebleu's own option): they are tokenized
+        # and counted once for both systems
+        metric = sacrebleu.BLEU(tokenize="zh", references=refs)
+        return metric.corpus_score(hyps, None).score, metric.corpus_score(trad, None).score
+
+    simp_bleu, trad_bleu = oracle("sacrebleu", ["zh", refs, hyps, trad], compute)
     assert (changed, len(hyps)) == (2012, 2037)
     assert (f"{simp_bleu:.2f}", f"{trad_bleu:.2f}") == ("79.99", "32.07")
     prose = _prose("09_wmt22_case_study.ipynb")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import random
 
 import pytest
@@ -153,16 +154,22 @@ def test_empty_corpus_is_refused():
         bootstrap_ci([], [], n_samples=5)
 
 
+def _seed() -> str | None:
+    """sacrebleu's resampling seed (its default when unset): part of every memo key."""
+    return os.environ.get("SACREBLEU_SEED")
+
+
 @pytest.mark.wmt22
-def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir):
+def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir, oracle):
     from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir)
     names = ["AISP-SJTU", "HuaweiTSC", "Online-B", "Online-W"]  # closest pair, far ones
     streams = [list(data.references["A"]), list(data.references["B"])]
     scorer = BleuScorer(data.references_for("both"), tokenizer="13a")
-    sacre = sacre_ar(list(data.systems[names[0]]), [list(data.systems[n]) for n in names[1:]],
-                     streams, n_samples=1000)
+    base, others = list(data.systems[names[0]]), [list(data.systems[n]) for n in names[1:]]
+    sacre = oracle("sacrebleu", ["ar", _seed(), base, others, streams, 1000],
+                   lambda: sacre_ar(base, others, streams, n_samples=1000))
     for name, (score, p) in zip(names[1:], sacre):
         ours = paired_approximate_randomization(data.systems[names[0]], data.systems[name],
                                                 scorer, n_samples=1000)
@@ -171,7 +178,7 @@ def test_wmt22_approximate_randomization_equals_sacrebleu(wmt22_dir):
 
 
 @pytest.mark.wmt22
-def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
+def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir, oracle):
     from bleu_lesson.data.datasets import load_wmt22
 
     data = load_wmt22("zh-en", wmt22_dir)
@@ -179,7 +186,9 @@ def test_wmt22_paired_bootstrap_equals_sacrebleu(wmt22_dir):
     base, system = data.systems["AISP-SJTU"], data.systems["HuaweiTSC"]
     streams = [list(data.references["A"]), list(data.references["B"])]
     ours = paired_bootstrap(base, system, data.references_for("both"), tokenizer="13a")
-    score, p, mean, ci = sacre_paired(list(base), list(system), streams)
+    score, p, mean, ci = oracle(
+        "sacrebleu", ["bs", _seed(), list(base), list(system), streams, 1000],
+        lambda: sacre_paired(list(base), list(system), streams))
     assert ours.system == pytest.approx(score, abs=1e-12)
     assert ours.p_value == pytest.approx(p, abs=1e-12)
     assert ours.mean == pytest.approx(mean, abs=1e-6)
