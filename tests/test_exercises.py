@@ -533,3 +533,18 @@ def test_a_huge_constructed_answer_fails_before_any_judge_reads_it():
             assert not ok and "answer too long" in detail, (ex.id, detail)
         assert len(many[0]) < MAX_JUDGED_TEXT < len(huge) and sum(map(len, many)) > MAX_JUDGED_TOTAL
     assert calls == []  # no judge ever saw them
+
+
+def test_a_right_answer_computed_with_numpy_passes():
+    """A lecturer's find: a correct 4.1 written with np.exp returned np.float64 and failed
+    ("期望 0.8464… 得到 np.float64(0.8464…)"). A real number of any kind is compared by value;
+    a bool still is not a number, and a wrong numpy value still fails."""
+    np = pytest.importorskip("numpy")
+
+    def bp(c, r):
+        return 1.0 if c > r else 0.0 if c == 0 else np.exp(1 - r / c)
+
+    assert exercises.run("4.1", bp).status == "pass"
+    assert exercises.run("4.1", lambda c, r: np.exp(1 - c / r) if c else 0.0).status == "fail"
+    assert exercises.run("4.1", lambda c, r: c >= r).status == "fail"
+    assert math.isclose(float(np.exp(1 - 7 / 6)), math.exp(-1 / 6))  # the same number, by hand

@@ -105,6 +105,15 @@ class Exercise:
         return [tuple(c) for c in self.generate(rng)] if self.generate else []
 
 
+def _real(value: Any) -> bool:
+    """A real number that is not a bool: int, float, and numpy's scalars (np.float64, np.int64)
+    or a Fraction, which a learner's code may return as well."""
+    import numbers
+
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) \
+        and math.isfinite(float(value)) or type(value) is float
+
+
 def same(expected: Any, got: Any, tolerance: float | None) -> bool:
     """Whether ``got`` equals ``expected``: same container types (a tuple is not a list),
     numbers within ``tolerance`` when given (an expected 0 exactly), never a bool for a
@@ -114,14 +123,16 @@ def same(expected: Any, got: Any, tolerance: float | None) -> bool:
     False
     >>> same(0.5, 0.5 + 1e-12, 1e-9), same(1, True, None), same(0.0, 1e-77, 1e-9)
     (True, False, False)
+    >>> from fractions import Fraction
+    >>> same(0.5, Fraction(1, 2), 1e-9), same(2, Fraction(4, 2), None)
+    (True, True)
     """
     if isinstance(expected, bool) or isinstance(got, bool):
         return type(got) is type(expected) and got == expected
     if tolerance is not None and type(expected) in (int, float):
         if expected == 0:  # a zero is exact: 8e-78 (NLTK's method0) is not "no match"
-            return type(got) in (int, float) and got == 0
-        return type(got) in (int, float) and math.isclose(got, expected, rel_tol=0,
-                                                          abs_tol=tolerance)
+            return _real(got) and float(got) == 0
+        return _real(got) and math.isclose(float(got), expected, rel_tol=0, abs_tol=tolerance)
     if type(expected) in (tuple, list):
         return type(got) is type(expected) and len(expected) == len(got) and all(
             same(e, g, tolerance) for e, g in zip(expected, got, strict=True))
@@ -129,8 +140,8 @@ def same(expected: Any, got: Any, tolerance: float | None) -> bool:
         return type(got) is dict and expected.keys() == got.keys() and all(
             same(v, got[k], tolerance) for k, v in expected.items())
     if type(expected) in (int, float, str, type(None)):
-        if type(expected) in (int, float) and type(got) in (int, float):
-            return got == expected
+        if type(expected) in (int, float) and _real(got):
+            return float(got) == expected
         return type(got) is type(expected) and got == expected
     return type(got) is type(expected) and got == expected
 
