@@ -141,7 +141,7 @@ def _q(prompt: str, *choices: tuple[str, bool, str]) -> Question:
 
 
 QUESTIONS: tuple[Question, ...] = (
-    _q("12 个 zh-en 系统有 66 对。公布的 z 只有三位小数，DLUT 和 Online-A 都写作 −0.083（组织者的排名其实把 Online-A 排在前面），数据说明把这一对当作平局；其余 65 对里 BLEU（参考 A）与人排序相同的有 51 对、相反的有 14 对。平局不计的 τ = (C − D)/(C + D)（数据说明里叫 Kendall τ，形式上是 Goodman–Kruskal γ）是多少？",
+    _q("12 个 zh-en 系统有 66 对。公布的 z 只有三位小数，DLUT 和 Online-A 都写作 −0.083（组织者的排名其实把 Online-A 排在前面），按公布的 z 这一对算作平局；其余 65 对里 BLEU（参考 A）与人排序相同的有 51 对、相反的有 14 对。平局不计的 τ = (C − D)/(C + D)（形式上是 Goodman–Kruskal γ）是多少？",
        ("51 / 65 ≈ 0.785", False, "这是成对准确率 (pairwise accuracy)：只数排对的比例，不减去排错的。"),
        ("(51 − 14) / 66 ≈ 0.561", False, "这是 τ_a：把人打平的那一对也放进了分母。"),
        ("51 / 66 ≈ 0.773", False, "既没有减去排错的对，又把平局放进了分母。"),
