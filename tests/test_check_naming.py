@@ -88,3 +88,37 @@ def test_a_check_call_in_a_comment_or_a_string_names_no_chapter():
                            code('# check("4.1", my_brevity_penalty)'), chapter="04")
     chapter, _, refusal = _judged_chapter(ch06_with_comment, "hw.ipynb", None)
     assert chapter is None and "answer names" in refusal
+
+
+def test_a_huge_or_deeply_nested_cell_is_not_parsed_in_the_checker(monkeypatch):
+    """A third hostile review: one 12 MB cell made the checker's ast.parse hold the process
+    for about a minute and 7.5 GB (an honest submission beside it timed out), and a deeply
+    nested expression raised RecursionError ("checker failed"). A cell over MAX_PARSED_CELL
+    characters is read line by line, never parsed; a parse that fails in any way falls back
+    to the same reading."""
+    import ast
+
+    from bleu_lesson.grading import course
+
+    big = "a = 1\n" * (course.MAX_PARSED_CELL // 6 + 1) + 'check("6.1", my_bleu)  # check("4.1")\n'
+    assert len(big) > course.MAX_PARSED_CELL
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a huge cell was parsed")
+
+    monkeypatch.setattr(ast, "parse", refuse)
+    assert course._check_calls(big) == {"6.1"}
+    monkeypatch.undo()
+    deep = "x = " + "-" * 100_000 + "1\ncheck('6.2', f)\n"
+    assert course._check_calls(deep[:course.MAX_PARSED_CELL - 1]) <= {"6.2"}  # no exception
+    nested = "x = (" * 300 + "1" + ")" * 300 + "\ncheck('6.2', f)\n"
+    assert course._check_calls(nested) == {"6.2"}
+
+
+def test_a_file_name_with_a_bare_chapter_number_names_it():
+    """`alice_ch06.ipynb`, `hw06.ipynb`, `alice_06.ipynb` named no chapter, so a chapter-06
+    notebook under metadata 04 was judged as 04."""
+    carol = nb(code("def my_bleu(c, refs):\n    return 0.5\n"), chapter="04")
+    for name in ("alice_ch06.ipynb", "hw06.ipynb", "alice_06.ipynb"):
+        chapter, _, refusal = _judged_chapter(carol, name, None)
+        assert chapter is None and "file name says chapter 06" in refusal, name

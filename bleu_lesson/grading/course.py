@@ -175,9 +175,20 @@ def _metadata_chapter(nb: dict) -> str | None:
 
 def _file_chapter(name: str) -> str | None:
     """The chapter a file name says: its last ``NN_`` that starts the name or follows a
-    separator and precedes a letter (``04_brevity_penalty``, ``alice_04_brevity_penalty``)."""
-    found = re.findall(r"(?:^|[_\-\s.])(\d\d)_(?=[^\W\d_])", Path(name).stem)
-    return found[-1] if found else None
+    separator and precedes a letter (``04_brevity_penalty``, ``alice_04_brevity_penalty``),
+    else a two-digit ``NN``, ``chNN`` or ``hwNN`` standing alone between separators
+    (``alice_06``, ``alice_ch06``, ``hw06``).
+
+    >>> [_file_chapter(n) for n in ("alice_04_brevity.ipynb", "hw06.ipynb", "bob-ch10.ipynb",
+    ...                             "alice_06.ipynb", "report_2024.ipynb", "notes.ipynb")]
+    ['04', '06', '10', '06', None, None]
+    """
+    stem = Path(name).stem
+    found = re.findall(r"(?:^|[_\-\s.])(\d\d)_(?=[^\W\d_])", stem)
+    if found:
+        return found[-1]
+    alone = re.findall(r"(?:^|[_\-\s.])(?:ch|hw|chapter)?(\d\d)(?=$|[_\-\s.])", stem, re.I)
+    return alone[-1] if alone else None
 
 
 def _chapter_of(nb: dict, name: str) -> str | None:
@@ -604,6 +615,10 @@ def read_submission(path: str | Path, limit: int = MAX_SUBMISSION_BYTES) -> byte
         os.close(fd)
 
 
+#: Code cells longer than this (characters) are not parsed in the checker's process.
+MAX_PARSED_CELL = 20_000
+
+
 def _check_calls(source: str) -> set[str]:
     """The exercise ids of the ``check("N.M", …)`` calls in one code cell: calls only, so a
     comment or a string that merely looks like one names nothing. A cell Python cannot
@@ -612,11 +627,19 @@ def _check_calls(source: str) -> set[str]:
 
     lines = [ln.lstrip().lstrip("%").partition(" ")[2] if ln.lstrip().startswith("%") else ln
              for ln in source.splitlines() if not ln.lstrip().startswith("!")]
-    try:
-        tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError):
+
+    def by_lines() -> set[str]:
         text = "\n".join(re.sub(r"#.*", "", ln) for ln in lines)
         return set(re.findall(r"""\bcheck\(\s*["'](\d+\.\d+)["']""", text))
+
+    if len(source) > MAX_PARSED_CELL:
+        # parsing runs in the checker's own process: a huge cell (megabytes of code) would
+        # hold it for a minute and gigabytes; read such a cell line by line instead
+        return by_lines()
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return by_lines()
     ids = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.args \
