@@ -132,3 +132,30 @@ def test_results_only_for_the_counted_texts_and_options(wmt22_dir):
     assert results["Online-B"].signature.startswith("nrefs:1|case:mixed|eff:no|tok:zh")
     assert cached.results(data, "A", BleuScorer(refs, tokenizer="zh", lowercase=True)) is None
     assert cached.results(data, "A", BleuScorer(refs, tokenizer="char")) is None
+
+
+@pytest.mark.parametrize("tokenize", ["char", "none"])
+def test_chapter_09_tokenizer_tables_equal_sacrebleu_and_the_taught_code(wmt22_dir, tokenize):
+    """Chapter 09's en-zh scores under ``char`` and ``none`` (both references): each
+    system's summed statistics as sacrebleu counts them, and the result ``results`` gives
+    equals what the taught ``BleuScorer`` counts from the texts."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleu_lesson.core.bleu import BleuScorer
+    from bleu_lesson.data.datasets import load_wmt22
+
+    data = load_wmt22("en-zh", wmt22_dir, download=False)
+    table = bleu_cache.load_bleu_cache().pairs["en-zh"]["tokenizers"][tokenize]
+    assert sorted(table) == sorted(data.systems)
+    bleu = sacrebleu.metrics.BLEU(tokenize=tokenize)
+    streams = [list(data.references["A"]), list(data.references["B"])]
+    for name, hyps in data.systems.items():
+        rows = bleu._extract_corpus_statistics(list(hyps), streams)
+        assert table[name] == [sum(col) for col in zip(*rows, strict=True)], (tokenize, name)
+    scorer = BleuScorer(data.references_for("both"), tokenizer=tokenize)
+    results = bleu_cache.load_bleu_cache().results(data, "both", scorer)
+    assert results is not None
+    for name in ("Online-B", "HuaweiTSC"):
+        assert results[name] == scorer.score(data.systems[name]), name
+    # other reference choices under these tokenizers are not shipped: count live
+    assert bleu_cache.load_bleu_cache().results(data, "A", scorer) is None
+

@@ -208,12 +208,15 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
 
     (course.parent / "jupyter-settings").symlink_to(ROOT / "jupyter-settings")
     calls = []
-    monkeypatch.setattr(os, "execv", lambda program, argv: calls.append(argv))
+    monkeypatch.setattr(os, "execve", lambda program, argv, env: calls.append((argv, env)))
     monkeypatch.setenv("JUPYTER_CONFIG_PATH", "")  # restored after the test
+    user_config = tmp_path / "user-config"
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(user_config))
+    monkeypatch.delenv("JUPYTERLAB_SETTINGS_DIR", raising=False)
     room = tmp_path / "room"
     assert ws.main(["--course", str(course), "--workspace", str(room), "--lab", "--",
                     "--no-browser", "--port", "9999"]) == 0
-    (argv,) = calls
+    ((argv, env),) = calls
     assert argv[1:3] == ["-m", "jupyterlab"] and argv[3] == str(room / ws.START_PAGE)
     lab_args = [a for a in argv if a != "--allow-root"]
     assert f"--ServerApp.root_dir={room}" in argv and lab_args[-3:] == ["--no-browser", "--port",
@@ -221,7 +224,15 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
     # JupyterLab refuses root without --allow-root: added as root, never otherwise
     assert ("--allow-root" in argv) == (os.geteuid() == 0)
     learner = course.parent / "jupyter-settings" / "learner"
-    assert os.environ["JUPYTER_CONFIG_PATH"] == str(learner)
+    # the learner's config first (no nbgrader), then the user's own config folder, still read
+    assert env["JUPYTER_CONFIG_PATH"] == os.pathsep.join([str(learner), str(user_config)])
+    # the config folder is the workspace's, holding the CSS that --LabApp.custom_css loads;
+    # the user's lab settings stay where JupyterLab keeps them for that user
+    assert "--LabApp.custom_css=True" in argv
+    css = Path(env["JUPYTER_CONFIG_DIR"]) / "custom" / "custom.css"
+    assert css.parent.parent.parent == room
+    assert ".jupyter-widgets-disconnected::before" in css.read_text(encoding="utf-8")
+    assert env["JUPYTERLAB_SETTINGS_DIR"] == str(user_config / "lab" / "user-settings")
     assert (room / ws.START_PAGE).exists()
     # the URL the lab prints with --no-browser (and `/`) leads to the start page, not the
     # launcher; served in tests/e2e/test_lab_start_url.py
@@ -232,7 +243,7 @@ def test_a_default_url_of_the_learners_own_wins(course, tmp_path, monkeypatch):
     import os
 
     calls = []
-    monkeypatch.setattr(os, "execv", lambda program, argv: calls.append(argv))
+    monkeypatch.setattr(os, "execve", lambda program, argv, env: calls.append(argv))
     monkeypatch.setenv("JUPYTER_CONFIG_PATH", "")
     assert ws.main(["--course", str(course), "--workspace", str(tmp_path / "room"), "--lab",
                     "--", "--ServerApp.default_url=/lab"]) == 0

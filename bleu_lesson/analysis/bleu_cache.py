@@ -6,7 +6,8 @@ counting. So ``bleu_cache.json.gz`` keeps, for the 12 systems and HUMAN-B (refer
 system), the summed ``BleuStats`` against each reference set and the per-segment
 ``BleuStats`` against reference A (what a bootstrap over segments resamples), with the
 options' signature and the SHA-256 of every text file counted; and, for chapter 09, every
-system's summed ``BleuStats`` of both pairs against A, B and both (``results``). Scores are
+system's summed ``BleuStats`` of both pairs against A, B and both, and of en-zh under the
+``char`` and ``none`` tokenizers against both (``results``). Scores are
 made from the statistics by ``core.bleu.score_stats``, the one scoring function.
 ``tests/test_bleu_cache.py`` recounts every statistic with sacrebleu.
 
@@ -32,6 +33,8 @@ __all__ = ["CACHE_FILE", "REFERENCE_SETS", "BleuCache", "load_bleu_cache", "make
 CACHE_FILE = Path(__file__).with_name("bleu_cache.json.gz")
 #: Reference sets of the cached corpus statistics; HUMAN-B only against A (B is its text).
 REFERENCE_SETS: tuple[str, ...] = ("A", "B", "A+B")
+#: Tokenizers besides WMT22's ``zh`` whose en-zh counts (both references) are shipped.
+OTHER_TOKENIZERS: tuple[str, ...] = ("char", "none")
 
 
 @dataclass(frozen=True)
@@ -60,15 +63,22 @@ class BleuCache:
     def results(self, corpus, which: str, scorer: BleuScorer) -> dict[str, BleuResult] | None:
         """Every system's corpus ``BleuResult`` against references ``which`` ("A", "B",
         "both"), scored by ``scorer`` from the shipped counts; ``None`` unless they were
-        counted from ``corpus``'s very texts with ``scorer``'s options (then count live).
+        counted from ``corpus``'s very texts with ``scorer``'s options (then count live):
+        WMT22's tokenizer for the pair, or for en-zh and both references also ``char``
+        and ``none``.
         """
         entry = self.pairs.get(getattr(corpus, "pair", None))
-        if (entry is None or which not in entry["corpus"]
-                or scorer.options != BleuOptions(tokenizer=corpus.tokenizer)
-                or entry["files"] != _digests(corpus)):
+        if entry is None:
             return None
-        return {name: scorer.score_stats(BleuStats.from_row(row))
-                for name, row in entry["corpus"][which].items()}
+        if scorer.options == BleuOptions(tokenizer=corpus.tokenizer):
+            table = entry["corpus"].get(which)
+        else:   # chapter 09's other tokenizers, both references only
+            table = next((rows for name, rows in entry.get("tokenizers", {}).items()
+                          if which == "both" and scorer.options == BleuOptions(tokenizer=name)),
+                         None)
+        if table is None or entry["files"] != _digests(corpus):
+            return None
+        return {name: scorer.score_stats(BleuStats.from_row(row)) for name, row in table.items()}
 
     def segment_stats(self, system: str) -> list[BleuStats]:
         """One system's per-segment statistics against reference A."""
@@ -128,6 +138,12 @@ def make_bleu_cache(folder: str | Path | None = None) -> dict:
             tables[which] = {name: list(scorer.corpus_stats(hyps).to_row())
                              for name, hyps in data.systems.items()}
         out["pairs"][pair] = {"files": _digests(data), "corpus": tables}
+    # chapter 09 section 7: en-zh under the tokenizers it compares with zh, both references
+    out["pairs"]["en-zh"]["tokenizers"] = {}
+    for tokenizer in OTHER_TOKENIZERS:
+        scorer = BleuScorer(data.references_for("both"), tokenizer=tokenizer)
+        out["pairs"]["en-zh"]["tokenizers"][tokenizer] = {
+            name: list(scorer.corpus_stats(hyps).to_row()) for name, hyps in data.systems.items()}
     return out
 
 

@@ -43,8 +43,9 @@ from .course import (
     make_student_copy,
 )
 
-__all__ = ["WORKSPACE_ENV", "START_PAGE", "START_URL", "MANIFEST", "Update", "course_folder",
-           "default_workspace", "prepare_workspace", "start_page", "solution", "main"]
+__all__ = ["WORKSPACE_ENV", "START_PAGE", "START_URL", "MANIFEST", "LEARNER_CSS", "Update",
+           "course_folder", "default_workspace", "lab_command", "prepare_workspace",
+           "start_page", "solution", "main"]
 
 WORKSPACE_ENV = "BLEU_LESSON_WORKSPACE"
 START_PAGE = "START_欢迎.ipynb"
@@ -52,6 +53,19 @@ MANIFEST = ".bleu-lesson-workspace.json"
 #: The page ``make lab`` opens, also from the URL it prints (``LabApp.default_url``).
 START_URL = "/lab/tree/" + quote(START_PAGE)
 UPDATED_SUFFIX = ".新版"
+#: The lab's own config folder inside the workspace (hidden: the file browser skips it).
+LAB_CONFIG = ".jupyter-lab"
+#: CSS the learner's lab loads. A widget drawn from the notebook's saved state has no kernel
+#: behind it yet, so ipywidgets marks it ``jupyter-widgets-disconnected`` and draws a red
+#: broken-chain icon before it: on every explorer of a chapter not yet run. Not an error.
+LEARNER_CSS = """\
+/* bleu-lesson: no broken-chain icon on widgets drawn from saved state before a run */
+.jupyter-widgets-disconnected::before,
+.jupyter-widgets-disconnected:before {
+  display: none !important;
+  content: none !important;
+}
+"""
 _CHAPTER_FILE = re.compile(r"^\d\d_[A-Za-z0-9_]+\.ipynb$")
 
 
@@ -341,20 +355,48 @@ def main(argv: Sequence[str] | None = None) -> int:
           file=sys.stderr)
     if not args.lab:
         return 0
+    command, env = lab_command(folder, source, args.lab_args)
+    os.execve(sys.executable, command, env)
+    return 0  # pragma: no cover
+
+
+def lab_command(folder: Path, source: Path, lab_args: Sequence[str] = (),
+                environ: dict[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that open JupyterLab on workspace ``folder``.
+
+    The lab loads ``LEARNER_CSS`` (``--LabApp.custom_css``, which JupyterLab reads only
+    from ``$JUPYTER_CONFIG_DIR/custom/custom.css``): the config folder becomes one inside the
+    workspace holding just that file, and the user's own config folder stays on
+    ``JUPYTER_CONFIG_PATH``, their lab settings and workspaces where they were.
+    """
+    from jupyter_core.paths import jupyter_config_dir
+
+    env = dict(os.environ if environ is None else environ)
     command = [sys.executable, "-m", "jupyterlab", str(folder / START_PAGE),
-               f"--ServerApp.root_dir={folder}", *args.lab_args]
-    if not any("default_url" in a for a in args.lab_args):
+               f"--ServerApp.root_dir={folder}", "--LabApp.custom_css=True", *lab_args]
+    if not any("default_url" in a for a in lab_args):
         # the URL the lab prints (with --no-browser) and `/` lead to the start page too,
         # not to JupyterLab's launcher
         command.insert(5, f"--LabApp.default_url={START_URL}")
     if os.geteuid() == 0 and "--allow-root" not in command:  # JupyterLab refuses root without it
         command.append("--allow-root")
+    # the user's own config folder, as this environment names it
+    user = Path(env.get("JUPYTER_CONFIG_DIR") or jupyter_config_dir())
+    env.setdefault("JUPYTERLAB_SETTINGS_DIR", str(user / "lab" / "user-settings"))
+    env.setdefault("JUPYTERLAB_WORKSPACES_DIR", str(user / "lab" / "workspaces"))
+    paths = [str(user)]
     learner = source.resolve().parent / "jupyter-settings" / "learner"
     if learner.is_dir():  # the learner's lab: no nbgrader menus (see its page_config.json)
-        os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
-            p for p in (str(learner), os.environ.get("JUPYTER_CONFIG_PATH", "")) if p)
-    os.execv(sys.executable, command)
-    return 0  # pragma: no cover
+        paths.insert(0, str(learner))
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+        p for p in (*paths, env.get("JUPYTER_CONFIG_PATH", "")) if p)
+    config = folder / LAB_CONFIG
+    (config / "custom").mkdir(parents=True, exist_ok=True)
+    css = config / "custom" / "custom.css"
+    if not css.exists() or css.read_text(encoding="utf-8") != LEARNER_CSS:
+        css.write_text(LEARNER_CSS, encoding="utf-8")
+    env["JUPYTER_CONFIG_DIR"] = str(config)
+    return command, env
 
 
 if __name__ == "__main__":
