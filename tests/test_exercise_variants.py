@@ -246,6 +246,8 @@ WRONG = {
         "ties to the longer": tie_longer,
         "closest from below": from_below,
         "mean length": lambda c, lens: round(sum(lens) / len(lens)),
+        # a third hostile review's find (passed 186 of 200 draws): r = 0 for an empty candidate
+        "an empty candidate has r = 0": lambda c, lens: 0 if c == 0 else right_closest(c, lens),
         "right only inside c <= 20": lambda c, lens: right_closest(c, lens) if c <= 20
         else lens[0],
         "right only on the shown inputs": only_shown("4.2", tie_first),

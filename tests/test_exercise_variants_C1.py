@@ -72,6 +72,14 @@ WRONG = {
             "13a_beats_seed": ("The cat is on the mat" + t[0],
                                "The cat is on the mat" + t[0] + "."),
             "char_beats_zh": ("我在2022年读了BLEU论文" + t[1], "我在2021年读了BLEU论文" + t[1])},
+        # and a fourth: filler put between the chapter's words
+        "the chapter's pairs, filler between the words": lambda f=" x x x ": {
+            "seed_beats_13a": (f.join("The cat is on the mat".split()),
+                               f.join("the cat is on the mat".split())),
+            "13a_beats_seed": (f.join("The cat is on the mat".split()),
+                               f.join("The cat is on the mat".split()) + "."),
+            "char_beats_zh": ("我在2022年今天上午在图书馆里读了BLEU论文",
+                              "我在2021年今天上午在图书馆里读了BLEU论文")},
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3
