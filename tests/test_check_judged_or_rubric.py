@@ -102,7 +102,8 @@ WRONG_NO_INPUT: dict[str, dict[str, object]] = {
     },
 }
 RIGHT_NO_INPUT: dict[str, object] = {
-    "6.2": ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rain"),
+    "6.2": ("the cat sat on the mat all day", ["the cat sat on the mat"],
+            "we spent all day at home with the kids"),
     "8.2": {"knob": "case", "signature": f"nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|{V}"},
     "10.1": {"JDExploreAcademy": 40.0, "Online-G": 30.0, "Online-A": 20.0, "HuaweiTSC": 10.0},
 }

@@ -219,17 +219,30 @@ SCALED_6_2 = {
     "a word changed in each": ("a b c d e k", ["a b c k"], "u v w x y z q"),
     "upper case and full stops": ("A B C D E F G.", ["A B C D E."], "U V W X Y Z Q R."),
 }
-#: different constructions a learner makes with the same idea (each lowers BLEU)
+#: different constructions a learner makes (each extra matches more of the candidate, and
+#: yet lowers BLEU: sacrebleu agrees below)
 HONEST_6_2 = {
-    "the notebook's solution": ("the cat sat on mats", ["the cat sat"],
-                                "dogs never sleep in the rain"),
-    "a Chinese-style sentence in English words": (
-        "he went to the station by bus yesterday", ["he went to the station"],
-        "my sister likes reading novels at night a lot"),
-    "three letters, one reference": ("a b c", ["a"], "x y z w"),
+    "the notebook's solution": ("the cat sat on the mat all day", ["the cat sat on the mat"],
+                                "we spent all day at home with the kids"),
+    "a bus ride": ("he went to the station by bus yesterday", ["he went to the station"],
+                   "my sister took the bus to school yesterday too"),
     "two references, the extra in between": (
         "we will meet again next week at noon", ["we will meet", "see you"],
-        "the weather is very cold in winter here today"),
+        "the weather is cold at noon in winter here today"),
+    "three letters, one reference": ("a b c", ["a"], "x c z w"),
+    "a morning paper": ("she reads the news on her phone every morning",
+                        ["she reads the news on her phone"],
+                        "every morning i drink coffee and then go to work"),
+}
+#: the chapter's construction in other words: an unrelated extra moves only BP (BLEU falls,
+#: but no precision rises), which this exercise asks to go beyond
+UNRELATED_6_2 = {
+    "the old notebook solution": ("the cat sat on mats", ["the cat sat"],
+                                  "dogs never sleep in the rain"),
+    "renamed letters": ("u v w x y z q", ["u v w x y"], "k l m n o p r s"),
+    "digits": ("1 2 3 4 5 6 7", ["1 2 3 4 5"], "8 9 10 11 12 13 14 15"),
+    "own words, the chapter's lengths": ("the cat sat on the mat", ["the cat sat on"],
+                                         "dogs never sleep in the cold rain"),
 }
 
 
@@ -251,10 +264,29 @@ def test_6_2_the_chapters_example_scaled_fails(name):
 
 @pytest.mark.parametrize("name", list(HONEST_6_2))
 def test_6_2_an_honest_construction_passes(name):
-    answer = HONEST_6_2[name]
+    candidate, references, extra = answer = HONEST_6_2[name]
     assert _sacrebleu_lowers(answer), name
+    before = sacrebleu.sentence_bleu(candidate, references).counts
+    after = sacrebleu.sentence_bleu(candidate, [*references, extra]).counts
+    assert any(a > b for a, b in zip(after, before, strict=True)), name
     assert exercises.run("6.2", lambda: answer).status == "pass", name
     assert _verdict("6.2", lambda: answer).status == "pass", name
+
+
+@pytest.mark.parametrize("name", list(UNRELATED_6_2))
+def test_6_2_an_unrelated_extra_fails(name):
+    """A third hostile review passed the chapter's example with letters renamed or digits;
+    a learner's own words with the chapter's lengths were refused as 'the example'. Now
+    the construction is judged: the extra must match more of the candidate (some m_n rises,
+    here by sacrebleu's counts) and BLEU must still fall."""
+    candidate, references, extra = answer = UNRELATED_6_2[name]
+    assert _sacrebleu_lowers(answer), name
+    before = sacrebleu.sentence_bleu(candidate, references).counts
+    after = sacrebleu.sentence_bleu(candidate, [*references, extra]).counts
+    assert before == after, name    # no precision rises: only BP moved
+    result = exercises.run("6.2", lambda: answer)
+    assert result.status == "fail" and "raises no precision" in result.detail, (name, result)
+    assert _verdict("6.2", lambda: answer).status == "fail"
 
 
 def test_6_2_the_chapters_example_itself_fails():

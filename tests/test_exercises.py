@@ -58,8 +58,10 @@ def right_half_width(scores):
 
 # Constructed answers for the judged tasks (issue 13). 6.2's numbers were measured with
 # sacrebleu: 50.81 with "a b c d", 43.01 once the unrelated 7-word reference is added
-# (CHAPTER_EXAMPLE below); LOWERING is the notebook's own solution.
-LOWERING = ("the cat sat on mats", ["the cat sat"], "dogs never sleep in the rain")
+# (CHAPTER_EXAMPLE below); LOWERING is the notebook's own solution: its extra matches
+# "all", "day", "all day" (p_1 6/8 -> 8/8, p_2 5/7 -> 6/7) and moves r from 6 to 9.
+LOWERING = ("the cat sat on the mat all day", ["the cat sat on the mat"],
+            "we spent all day at home with the kids")
 EXTREMES = {"reference": "The meeting was postponed because the chairman fell ill.",
             "fluent": "They delayed the session since the president got sick.",
             "garbage": "The meeting was postponed because the chairman the chairman fell ill."}
@@ -377,9 +379,12 @@ def test_lowering_case_matches_sacrebleu():
     # by hand: c = 6; r = 4 gives BP = 1, r = 7 (closer? |7-6| = 1 < |4-6| = 2) gives e^(1-7/6)
     assert round(math.exp(1 - 7 / 6), 4) == 0.8465
     assert exercises.run("6.2", lambda: CHAPTER_EXAMPLE).status == "fail"  # not one's own
-    cand, refs, extra = LOWERING  # the notebook's solution: c = 5, r 3 -> 6 words
-    assert sacrebleu.sentence_bleu(cand, [*refs, extra]).score < \
-        sacrebleu.sentence_bleu(cand, refs).score
+    cand, refs, extra = LOWERING  # the notebook's solution: c = 8, r 6 -> 9 words
+    before = sacrebleu.sentence_bleu(cand, refs)
+    after = sacrebleu.sentence_bleu(cand, [*refs, extra])
+    assert after.score < before.score and after.counts[:2] == [8, 6] and before.counts[:2] == [6, 5]
+    # by hand: e^(1 - 9/8) * (8/6 * 6/5) ** (1/4) = 0.8825 * 1.1247 < 1
+    assert math.exp(1 - 9 / 8) * (8 / 6 * 6 / 5) ** 0.25 < 1
     assert exercises.run("6.2", lambda: LOWERING).status == "pass"
     # malformed answers are failures with a message, not crashes
     for bad in (lambda: "a b", lambda: ("a", [], "b"), lambda: ("a", ["b"], 3),
@@ -475,7 +480,8 @@ def test_6_2_refuses_the_chapters_own_example_even_renamed():
     for copy_ in [("a b c d e f", ["a b c d"], "u v w x y z q"),
                   ("p q r s t u", ["p q r s"], "one two three four five six seven")]:
         result = exercises.run("6.2", lambda c=copy_: c)
-        assert result.status == "fail" and "chapter's own example" in result.detail
+        assert result.status == "fail" and ("chapter's own example" in result.detail
+                                            or "raises no precision" in result.detail)
     assert exercises.run("6.2", lambda: LOWERING).status == "pass"
 
 

@@ -105,9 +105,6 @@ def _is_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-#: the lengths of the example the chapter works through (c = 6, the closest reference 4
-#: words, extra 7 words)
-_EXAMPLE_SHAPE = (6, [4], 7)
 #: that example's candidate and reference (section 5 and the quiz's explanation)
 _EXAMPLE_PAIR = ("a b c d e f", "a b c d")
 
@@ -135,16 +132,6 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
             and all(_is_text(r) for r in references) and _is_text(extra)):
         return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
                        "字符串列表")
-    # lengths as sentence BLEU counts them (13a tokens), so punctuation hides no copy
-    tokens = get_tokenizer("13a")
-    c = len(tokens(candidate))
-    closest = min((len(tokens(r)) for r in references), key=lambda r: (abs(r - c), r))
-    # the chapter's own example, letters renamed or not, and however many copies or other
-    # references are listed: what decides the score is c, the closest length and the extra's
-    shape = (c, [closest], len(tokens(extra)))
-    if shape == _EXAMPLE_SHAPE:
-        return False, ("这是本章正文里的例子（6 个词的候选、4 个词的参考、7 个词的新参考）"
-                       "(the chapter's own example): 请自己构造一个 (build your own)")
     # the same example scaled: a word or two added to (or dropped from) its candidate and
     # its reference leaves the chapter's construction, not the learner's own
     if _near_copy(candidate, _EXAMPLE_PAIR[0]) and any(_near_copy(r, _EXAMPLE_PAIR[1])
@@ -152,9 +139,17 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
         return False, ("候选和参考只比本章正文里的例子（候选 a b c d e f、参考 a b c d）多或少几个"
                        "词 (a near copy of the chapter's own example, a few words added or "
                        "removed): 请用自己的句子构造 (build your own with other words)")
-    before = sentence_bleu(candidate, references).score
-    after = sentence_bleu(candidate, [*references, extra]).score
-    return after < before - 1e-12, f"BLEU {before:.4f} -> {after:.4f}（加上 extra 之后）"
+    before = sentence_bleu(candidate, references)
+    after = sentence_bleu(candidate, [*references, extra])
+    scores = f"BLEU {before.score:.4f} -> {after.score:.4f}（加上 extra 之后）"
+    # the chapter's construction adds an unrelated reference (no precision changes, only BP):
+    # here the extra must also match more of the candidate, and BLEU must still fall
+    if not any(a > b for a, b in zip(after.matches, before.matches, strict=True)):
+        return False, (f"{scores}；但 extra 没有让任何一阶的匹配数增加 (the extra raises no "
+                       f"precision: matches {list(before.matches)} -> {list(after.matches)})"
+                       "：本题要的新参考要和候选有新的重合")
+    return after.score < before.score - 1e-12, (
+        f"{scores}；匹配数 (matches) {list(before.matches)} -> {list(after.matches)}")
 
 
 def _norm(text: str) -> str:
@@ -210,8 +205,11 @@ EXERCISES = (
         generate=_hidden, building_blocks=_BLOCKS),
     Exercise("6.2", "加一条参考反而降分 my_lowering_case", None, ((),), judge=_judge_lowering,
              extra={"expect": "返回 (candidate, references, extra)：加上 extra 这条参考后，"
-                              "sentence_bleu（sacrebleu 的默认设置）严格变小"},
-             hint="精确率只会不降；想办法让新参考改变 r，使 BP 变小。", building_blocks=_BLOCKS),
+                              "至少一阶的匹配数增加，sentence_bleu（sacrebleu 的默认设置）"
+                              "却严格变小"},
+             hint="新参考让某一阶精确率升高，分数却要降：BP 要降得比精确率升得多。"
+                  "先算 BP 从 1 降到多少，再看多匹配一两个词元能补回多少。",
+             building_blocks=_BLOCKS),
     Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
              judge=_judge_extremes,
              extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
