@@ -83,3 +83,6 @@ def test_the_tables_that_answer_9_2_are_not_stored_in_the_learners_copy():
     for cell in tables:
         assert "HuaweiTSC" not in shown_text(cell), "".join(cell["source"])[:60]
     assert all(c.get("execution_count") is None for c in cells if c["cell_type"] == "code")
+    # a learner's find: an output stored as [11]: under a cell shown as [ ]:
+    assert all(out.get("execution_count") is None for c in cells if c["cell_type"] == "code"
+               for out in c.get("outputs", []))

@@ -380,3 +380,20 @@ def test_slow_explorers_show_a_busy_notice_before_the_new_result(make):
     control.value = value
     assert len(seen) == 2, seen
     assert "bleu-busy" in seen[0] and "bleu-busy" not in seen[1]
+
+
+def test_tools_explorer_explains_unspaced_chinese():
+    """A learner's find: chapter 08's explorer gave BLEU 0.0000 on unspaced Chinese under 13a
+    with no hint, unlike chapters 02, 03 and 06. Under zh the hint goes away and the score is
+    sacrebleu's (zh tokenizer, the same knobs)."""
+    from bleu_lesson.analysis.variants import VARIANTS
+    from bleu_lesson.teaching.widgets import knobs_of, render_tools
+
+    knobs = knobs_of(VARIANTS["sacrebleu"])
+    out = render_tools("猫坐在垫子上", ["一只猫坐在垫子上"], knobs)
+    assert "bleu-hint" in out and "zh" in out and "BLEU = 0.0000" in out
+    zh = render_tools("猫坐在垫子上", ["一只猫坐在垫子上"], {**knobs, "tokenizer": "zh"})
+    assert "bleu-hint" not in zh
+    sacrebleu = pytest.importorskip("sacrebleu")
+    expected = sacrebleu.sentence_bleu("猫坐在垫子上", ["一只猫坐在垫子上"], tokenize="zh").score
+    assert f"BLEU = {expected / 100:.4f}" in zh

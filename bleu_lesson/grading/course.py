@@ -260,6 +260,9 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
         elif is_predict_cell(cell) or REVEAL_TAG in _tags(cell):
             cell["outputs"] = []
         cell["execution_count"] = None  # the learner has run nothing yet
+        for out in cell.get("outputs", []):
+            if isinstance(out, dict) and "execution_count" in out:
+                out["execution_count"] = None  # an output shown as [11]: under a [ ]: cell
         _quiet_widget_reprs(cell.get("outputs", []))
     meta = student.setdefault("metadata", {}).setdefault("bleu_lesson", {})
     meta["student_copy"] = True

@@ -641,7 +641,11 @@ def render_tools(candidate: str, references: str | Sequence[str],
         tools = ["sacrebleu --tokenize zh"]
     which = ("这正是 (exactly) " + ", ".join(tools) + " 的规则") if tools else \
         "没有哪个工具恰好用这一组设置 (no tool uses exactly this combination)"
-    return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>"
+    hint = ""
+    if knobs.get("tokenizer") != "zh" and unspaced_chinese([candidate, *refs]):
+        hint = chinese_hint("把分词器 (tokenizer) 换成 zh（sacrebleu 的中文分词器，汉字逐个切开），"
+                            "或在词之间加空格再试。")
+    return (f"<div style='font-size:120%'><b>BLEU = {r.score:.4f}</b></div>{hint}"
             f"<div>{html.escape(which)}</div>"
             f"<div style='font-family:monospace;color:#555'>{html.escape(str(r))}</div>")
 
