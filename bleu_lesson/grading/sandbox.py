@@ -19,6 +19,9 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
       ``/tmp`` and ``/dev/shm`` (tmpfs of ``TMPFS_SIZE``); one writable work folder, a
       tmpfs of ``Limits.work_size`` (home, ``TMPDIR`` and the notebook's folder, with a
       read-only copy of the submission), so every writable mount has a size.
+    * a seccomp filter (``bleu_lesson.grading.seccomp``, x86_64 only): System V shared
+      memory and memory files fail with EPERM, since their pages are in no process's
+      RSS (what ``memory_held`` sums) and in no sized mount.
     * as root: the command runs as an unprivileged uid of its own from ``UID_POOL``
       (``setpriv``: uid and gid without passwd entry or process, no supplementary
       groups, no capabilities, ``no_new_privs``), so the process limit of one sandbox
