@@ -19,6 +19,9 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
       ``/tmp`` and ``/dev/shm`` (tmpfs of ``TMPFS_SIZE``); one writable work folder, a
       tmpfs of ``Limits.work_size`` (home, ``TMPDIR`` and the notebook's folder, with a
       read-only copy of the submission), so every writable mount has a size.
+    * a seccomp filter (``bleu_lesson.grading.seccomp``, x86_64 only): System V shared
+      memory and memory files fail with EPERM, since their pages are in no process's
+      RSS (what ``memory_held`` sums) and in no sized mount.
     * as root: the command runs as an unprivileged uid of its own from ``UID_POOL``
       (``setpriv``: uid and gid without passwd entry or process, no supplementary
       groups, no capabilities, ``no_new_privs``), so the process limit of one sandbox
@@ -83,6 +86,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
+
+from .seccomp import shm_filter
 
 __all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "refusal", "wmt22_folder",
            "BACKENDS", "PREFIX"]
@@ -467,8 +472,9 @@ class Sandbox:
                     args += ["--ro-bind", str(f), str(f)]
         return args
 
-    def command(self, argv: list[str]) -> list[str]:
-        """The full command line that runs ``argv`` inside this sandbox."""
+    def command(self, argv: list[str], seccomp_fd: int | None = None) -> list[str]:
+        """The full command line that runs ``argv`` inside this sandbox (under bubblewrap,
+        with the seccomp program readable on ``seccomp_fd``, if given: ``start``)."""
         inner = list(argv)
         prlimit = shutil.which("prlimit")
         if prlimit and self.limits.prlimit_args():
@@ -483,10 +489,11 @@ class Sandbox:
             inner = [setpriv, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all",
                      *inner]
         if self.kind == "bwrap":
+            seccomp = [] if seccomp_fd is None else ["--seccomp", str(seccomp_fd)]
             return [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--unshare-pid",
                     "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                    "--new-session", *self._mounts(), "--chdir", str(self.nbdir), "--",
-                    *inner]
+                    "--new-session", *seccomp, *self._mounts(), "--chdir", str(self.nbdir),
+                    "--", *inner]
         if self.kind == "unshare":
             return [shutil.which("unshare") or "unshare", "--pid", "--fork", "--kill-child",
                     "--mount", "--propagation", "private", "--mount-proc", "--net", "--ipc",
@@ -551,12 +558,30 @@ class Sandbox:
     # -- running ----------------------------------------------------------------------
 
     def start(self, argv: list[str], **popen) -> subprocess.Popen:
-        """Start ``argv`` in the sandbox (its own session: one group to kill)."""
+        """Start ``argv`` in the sandbox (its own session: one group to kill; stdin
+        ``/dev/null`` unless given). Under bubblewrap the command runs under the seccomp
+        filter of ``bleu_lesson.grading.seccomp`` (no System V shared memory, no memory
+        files), handed to bubblewrap on a pipe."""
         if self.proc is not None or self.killed:
             raise RuntimeError("this sandbox already ran a command, or was killed")
-        self.proc = subprocess.Popen(self.command(argv), env=self.environment(),
-                                     cwd=self.nbdir, stdin=subprocess.DEVNULL,
-                                     start_new_session=True, **popen)
+        popen.setdefault("stdin", subprocess.DEVNULL)
+        program = shm_filter() if self.kind == "bwrap" else None
+        if program is None:
+            self.proc = subprocess.Popen(self.command(argv), env=self.environment(),
+                                         cwd=self.nbdir, start_new_session=True, **popen)
+            return self.proc
+        read, write = os.pipe()
+        try:
+            os.write(write, program)  # 88 bytes: far below a pipe's buffer, never blocks
+            os.close(write)
+            write = -1
+            self.proc = subprocess.Popen(self.command(argv, seccomp_fd=read),
+                                         env=self.environment(), cwd=self.nbdir,
+                                         start_new_session=True, pass_fds=(read,), **popen)
+        finally:
+            os.close(read)
+            if write != -1:
+                os.close(write)
         return self.proc
 
     def seal_sockets(self) -> None:

@@ -150,11 +150,8 @@ def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
         try:
             python = os.path.realpath(sys.executable)
             child = str((world / "w" / "world_child.py").resolve())
-            proc = subprocess.Popen(box.command([python, "-I", "-S", "-B", child]),
-                                    env=box.environment(), cwd=box.nbdir,
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)
-            box.proc = proc
+            proc = box.start([python, "-I", "-S", "-B", child], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             text = _exchange(proc, payload, time.monotonic() + timeout)
             if text is None:
                 box.kill()

@@ -1,0 +1,162 @@
+"""No shared memory escapes ``--memory`` under bubblewrap (issue 20, class 6).
+
+The checker sums the resident memory of a submission's processes; a System V shared
+memory segment (``shmget`` -> ``shmat`` -> ``memset`` -> ``shmdt``) and a memory file
+(``os.memfd_create``) keep their pages in no process's RSS and no sized mount, so a hostile
+cell held 3 GB in the kernel (4 GB in the judging world) under ``--memory 2G`` and its rows
+passed. Every bubblewrap sandbox now runs under ``bleu_lesson.grading.seccomp``'s filter:
+those calls fail with EPERM, in the kernel and in the judging world.
+
+Each attack submission below makes its answer right only where the attack was refused
+with EPERM: where the call works, the cell ends its process (kernel or world) and the
+answer returns a wrong value, so the row cannot be ``pass``. Before the filter both attack
+rows were ``error`` (the kernel ended itself) while the honest row passed.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bleu_lesson.grading import course, sandbox, seccomp
+
+BWRAP = pytest.mark.skipif(
+    sandbox.backend() != "bwrap" or seccomp.shm_filter() is None,
+    reason="the seccomp filter is bubblewrap's, on x86_64 only")
+
+RIGHT = """import math
+def _right_bp(c, r):
+    return 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c))
+"""
+#: the reviewer's SysV attack, 2 x 8 MiB here: True when shmget was refused with EPERM
+SHM = """import ctypes, errno, os
+def _shm_attack(segments=2, mib=8):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    for _ in range(segments):
+        sid = libc.shmget(0, mib << 20, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
+        if sid < 0:
+            err = ctypes.get_errno()
+            raise PermissionError(err, os.strerror(err)) if err == errno.EPERM else \\
+                OSError(err, os.strerror(err))
+        p = libc.shmat(sid, None, 0)
+        ctypes.memset(p, 1, mib << 20)
+        libc.shmdt(ctypes.c_void_p(p))
+def _refused():
+    try:
+        _shm_attack()
+    except PermissionError:
+        return True
+    return False
+"""
+#: the reviewer's memfd attack, 2 x 8 MiB kept open: True when memfd_create was refused
+MEMFD = """import os
+_held = []
+def _refused():
+    try:
+        for _ in range(2):
+            fd = os.memfd_create("hold")
+            os.ftruncate(fd, 8 << 20)
+            os.pwrite(fd, b"1" * (8 << 20), 0)
+            _held.append(fd)
+    except PermissionError:
+        return True
+    return False
+"""
+#: in the kernel and again in the world: a process where the attack worked ends itself,
+#: and the answer (called in the world) is right only where it is refused there too
+USE = """if not _refused():
+    os._exit(3)
+def my_brevity_penalty(c, r):
+    return _right_bp(c, r) if _refused() else -1.0
+"""
+HONEST = RIGHT + "my_brevity_penalty = _right_bp\n"
+
+
+def _notebook(cells: list[str]) -> dict:
+    return {"nbformat": 4, "nbformat_minor": 5,
+            "metadata": {"bleu_lesson": {"chapter": "04"},
+                         "kernelspec": {"name": "python3", "display_name": "Python 3",
+                                        "language": "python"}},
+            "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
+                       "execution_count": None, "source": s} for k, s in enumerate(cells)]}
+
+
+@BWRAP
+def test_shared_memory_attacks_are_refused_and_an_honest_answer_still_passes(tmp_path):
+    paths = []
+    for name, cells in (("shm", [RIGHT, SHM, USE]), ("memfd", [RIGHT, MEMFD, USE]),
+                        ("honest", [HONEST])):
+        path = tmp_path / f"04_{name}.ipynb"
+        path.write_text(json.dumps(_notebook(cells)), encoding="utf-8")
+        paths.append(path)
+    found = course.check_submissions(paths, timeout=60, jobs=2, limits=sandbox.Limits())
+    rows = {f"{Path(r.submission).stem[3:]} {r.exercise}": r for r in found}
+    statuses = {name: rows[f"{name} 4.1"].status for name in ("shm", "memfd", "honest")}
+    assert statuses == {"shm": "pass", "memfd": "pass", "honest": "pass"}, rows
+
+
+PROBE = """import ctypes, errno, mmap, os
+libc = ctypes.CDLL(None, use_errno=True)
+print("shmget", libc.shmget(0, 1 << 20, 0o1000 | 0o600), ctypes.get_errno() == errno.EPERM)
+try:
+    os.memfd_create("x")
+    print("memfd allowed")
+except PermissionError:
+    print("memfd EPERM")
+m = mmap.mmap(-1, 1 << 20)
+m[0] = 1
+print("mmap", m[0])
+"""
+
+
+@BWRAP
+def test_inside_the_sandbox_the_calls_fail_with_eperm_and_ordinary_memory_works():
+    with sandbox.Sandbox() as box:
+        proc = box.start([sys.executable, "-I", "-c", PROBE], stdout=subprocess.PIPE)
+        out, _ = proc.communicate(timeout=60)
+    assert out.decode().split("\n")[:3] == ["shmget -1 True", "memfd EPERM", "mmap 1"], out
+
+
+def _run_bpf(program: bytes, nr: int, arch: int) -> int:
+    """What a classic BPF program returns for ``struct seccomp_data`` (nr, arch): a small
+    interpreter written from linux/filter.h, for the instructions a filter may use."""
+    data = struct.pack("=iI", nr, arch) + bytes(56)
+    ops = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = ops[pc]
+        pc += 1
+        if code == 0x20:  # BPF_LD | BPF_W | BPF_ABS
+            acc = struct.unpack_from("=I", data, k)[0]
+        elif code == 0x06:  # BPF_RET | BPF_K
+            return k
+        elif code in (0x15, 0x35):  # BPF_JMP | BPF_JEQ / BPF_JGE | BPF_K
+            taken = acc == k if code == 0x15 else acc >= k
+            pc += jt if taken else jf
+        else:
+            raise AssertionError(f"instruction {code:#x} not expected")
+
+
+@pytest.mark.skipif(seccomp.shm_filter() is None, reason="the filter is x86_64's")
+@pytest.mark.parametrize(("nr", "arch", "expected"), [
+    (29, 0xC000003E, 0x00050001),  # shmget (x86_64 syscall table)
+    (30, 0xC000003E, 0x00050001),  # shmat
+    (319, 0xC000003E, 0x00050001),  # memfd_create
+    (447, 0xC000003E, 0x00050001),  # memfd_secret
+    (0x40000000 | 29, 0xC000003E, 0x00050001),  # x32 shmget
+    (0x40000000 | 0, 0xC000003E, 0x00050001),  # any x32 call
+    (117, 0x40000003, 0x00050001),  # i386 ipc() via int 0x80: another ABI, all denied
+    (0, 0xC000003E, 0x7FFF0000),  # read
+    (9, 0xC000003E, 0x7FFF0000),  # mmap
+    (31, 0xC000003E, 0x7FFF0000),  # shmctl (harmless without a segment)
+    (67, 0xC000003E, 0x7FFF0000),  # shmdt
+    (320, 0xC000003E, 0x7FFF0000),  # the number after memfd_create: allowed
+])
+def test_the_filter_denies_exactly_the_shared_memory_calls(nr, arch, expected):
+    assert _run_bpf(seccomp.shm_filter() or b"", nr, arch) == expected
