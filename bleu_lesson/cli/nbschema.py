@@ -36,3 +36,21 @@ def skip_iri_grammar() -> bool:
         return False
     sys.modules[IRI_GRAMMAR] = None  # type: ignore[assignment]  # import -> ImportError
     return True
+
+
+def python_m(module: str) -> list[str]:
+    """The command ``python -m module``, with :func:`skip_iri_grammar` applied first.
+
+    For tools that read notebooks in a child process (nbconvert, nbgrader, JupyterLab)::
+
+        >>> import subprocess, sys
+        >>> cmd = python_m("json.tool")
+        >>> cmd[0] == sys.executable and cmd[1] == "-c"
+        True
+        >>> subprocess.run([*cmd, "--compact"], input='{"a": [1, 2]}', capture_output=True,
+        ...                text=True).stdout.strip()
+        '{"a":[1,2]}'
+    """
+    return [sys.executable, "-c",
+            "from bleu_lesson.cli.nbschema import skip_iri_grammar; skip_iri_grammar(); "
+            f"import runpy; runpy.run_module({module!r}, run_name='__main__', alter_sys=True)"]
