@@ -29,6 +29,7 @@ from bleu_lesson.cli import PROG, CLIError
 from bleu_lesson.cli import data as data_command
 from bleu_lesson.cli import score as score_command
 from bleu_lesson.cli.demo import seed_demo
+from bleu_lesson.cli.nbschema import skip_iri_grammar
 from bleu_lesson.core.smoothing import SMOOTHING, SMOOTHING_METHODS
 from bleu_lesson.core.tokenizers import TOKENIZERS
 from bleu_lesson.data.datasets import DATASETS
@@ -211,6 +212,7 @@ def _safe_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (0, or 2 for any user error)."""
+    skip_iri_grammar()  # before student/check/workspace import nbformat (cli/nbschema.py)
     _safe_streams()
     parser = build_parser()
     try:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from notebook_tools import ROOT, chapters, load, solution_blocks, source
 
+from bleu_lesson.cli.nbschema import python_m
 from bleu_lesson.grading import course
 from bleu_lesson.teaching import exercises
 
@@ -145,7 +146,7 @@ def _nbgrader(course_dir: Path, *args: str) -> None:
     env["JUPYTER_CONFIG_DIR"] = str(course_dir / ".jupyter")  # no user-wide nbgrader config
     # nbgrader runs the `alembic` command to create its gradebook: it must be on PATH
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, env=env,
+    done = subprocess.run([*python_m("nbgrader"), *args], cwd=course_dir, env=env,
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
 

@@ -34,11 +34,13 @@ sys.path.insert(0, str(ROOT))
 
 from _files import chosen_files  # noqa: E402  (tools/, beside this script)
 
+from bleu_lesson.cli.nbschema import python_m, skip_iri_grammar  # noqa: E402
 from bleu_lesson.data import datasets  # noqa: E402
 from bleu_lesson.data.datasets import get_data_hint  # noqa: E402
 from bleu_lesson.teaching.chapters import registry  # noqa: E402
 
-NBCONVERT = ["-m", "nbconvert", "--to", "notebook", "--execute", "--inplace",
+#: ``python -m nbconvert`` (without nbformat's unused IRI grammar: bleu_lesson/cli/nbschema.py)
+NBCONVERT = [*python_m("nbconvert"), "--to", "notebook", "--execute", "--inplace",
              "--ExecutePreprocessor.kernel_name=python3",
              "--ExecutePreprocessor.record_timing=False"]
 
@@ -140,7 +142,7 @@ def stable_widget_ids(text: str, name: str) -> str:
 
 def execute(path: Path) -> bool:
     """Execute one notebook in place, then make its widget ids stable; whether it ran."""
-    if subprocess.run([sys.executable, *NBCONVERT, str(path)]).returncode != 0:
+    if subprocess.run([*NBCONVERT, str(path)]).returncode != 0:
         return False
     text = path.read_text(encoding="utf-8")
     stable = stable_widget_ids(text, path.name)
@@ -191,4 +193,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    skip_iri_grammar()
     sys.exit(main())
