@@ -80,6 +80,17 @@ WRONG = {
                                f.join("The cat is on the mat".split()) + "."),
             "char_beats_zh": ("我在2022年今天上午在图书馆里读了BLEU论文",
                               "我在2021年今天上午在图书馆里读了BLEU论文")},
+        # a fifth: the chapter's pairs in look-alike letters (Cyrillic е а о, compatibility
+        # ideographs, Kangxi radicals, invisible Hangul fillers)
+        "the chapter's pairs in look-alike letters": lambda: {
+            "seed_beats_13a": ("Th\u0435 c\u0430t is \u043en th\u0435 m\u0430t",
+                               "th\u0435 c\u0430t is \u043en th\u0435 m\u0430t"),
+            "13a_beats_seed": ("Th\u0435 c\u0430t is \u043en th\u0435 m\u0430t",
+                               "Th\u0435 c\u0430t is \u043en th\u0435 m\u0430t."),
+            "char_beats_zh": ("\u6211\u115f\u5728\u115f2O2\u115f2\uf98e\u8b80\uf9ba"
+                              "\u0412L\u0415U\u8ad6\u2f42\u3002",
+                              "\u6211\u115f\u5728\u115f2O2\u115f1\uf98e\u8b80\uf9ba"
+                              "\u0412L\u0415U\u8ad6\u2f42\u3002")},
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3

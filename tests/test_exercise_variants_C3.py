@@ -244,6 +244,16 @@ UNRELATED_6_2 = {
     "own words, the chapter's lengths": ("the cat sat on the mat", ["the cat sat on"],
                                          "dogs never sleep in the cold rain"),
 }
+#: the chapter's example in look-alike letters (Cyrillic а с е), one word shared by the
+#: extra: a third hostile review's pass, now a near copy once the letters are folded
+LOOKALIKE_6_2 = ("\u0430 b \u0441 d \u0435 f", ["\u0430 b \u0441 d"], "u v w x y z \u0435")
+
+
+def test_6_2_the_chapters_example_in_look_alike_letters_fails():
+    assert _sacrebleu_lowers(LOOKALIKE_6_2)
+    result = exercises.run("6.2", lambda: LOOKALIKE_6_2)
+    assert result.status == "fail" and "chapter's own example" in result.detail, result
+    assert _verdict("6.2", lambda: LOOKALIKE_6_2).status == "fail"
 
 
 def _sacrebleu_lowers(answer) -> bool:

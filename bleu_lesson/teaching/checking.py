@@ -105,6 +105,36 @@ class Exercise:
         return [tuple(c) for c in self.generate(rng)] if self.generate else []
 
 
+#: Letters of other scripts drawn like Latin ones (Cyrillic and Greek), folded to Latin before
+#: an answer is compared with the chapter's own text, so a copy cannot hide in look-alikes.
+_LOOKALIKES = str.maketrans({
+    **dict(zip("асеһіјорѕухԁԛԝаАВСЕНІЈКМОРЅТХУҮ",
+               "acehijopsyxdqwaABCEHIJKMOPSTXYY", strict=True)),
+    **dict(zip("αονριυκχΑΒΕΖΗΙΚΜΝΟΡΤΥΧı", "aovpiukxABEZHIKMNOPTYXi", strict=True)),
+})
+#: Fillers that show as nothing (Hangul fillers, the Mongolian vowel separator).
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e")
+
+
+def fold_lookalikes(text: str) -> str:
+    """``text`` as a reader sees it, for telling a copy of the chapter's text: NFKC (full-
+    width letters, compatibility ideographs such as U+F98E for 年, Kangxi radicals), no
+    invisible characters (format characters, Hangul fillers), and Cyrillic and Greek
+    look-alikes of Latin letters as those Latin letters.
+
+    >>> fold_lookalikes("Th\u0435 c\u0430t \uff49s") == "The cat is"
+    True
+    >>> fold_lookalikes("\u6211\u115f\u5728\u200b2022\uf98e\u2f42") == "我在2022年文"
+    True
+    """
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text
+                   if ch not in _FILLERS and unicodedata.category(ch) != "Cf")
+    return text.translate(_LOOKALIKES)
+
+
 def _real(value: Any) -> bool:
     """A real number that is not a bool: int, float, and numpy's scalars (np.float64, np.int64)
     or a Fraction, which a learner's code may return as well."""

@@ -13,7 +13,7 @@ from typing import Any
 from bleu_lesson.core.seed import count_clipped_ngrams
 from bleu_lesson.core.seed import tokenize as seed_tokenize
 from bleu_lesson.core.tokenizers import tokenize
-from bleu_lesson.teaching.checking import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -57,8 +57,10 @@ def unigram_precision(name: str, candidate: str, reference: str) -> Fraction:
 
 
 def _units(text: str) -> list[str]:
-    """Lowercased words, with each CJK character and each digit a unit of its own."""
-    return re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]|\d|[^\W\d_]+", text.lower())
+    """Lowercased words, with each CJK character and each digit a unit of its own, after
+    look-alike letters are folded (``fold_lookalikes``)."""
+    return re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]|\d|[^\W\d_]+",
+                      fold_lookalikes(text).lower())
 
 
 def _same_text(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
 from bleu_lesson.core.tokenizers import get_tokenizer
-from bleu_lesson.teaching.checking import Exercise, _show
+from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -155,7 +155,8 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
 def _norm(text: str) -> str:
     """The words of ``text`` as sentence BLEU tokenizes them (13a), lowercased, punctuation
     left out: "The cat sat ." and "the cat sat!" are the same sentence here."""
-    return " ".join(t for t in get_tokenizer("13a")(text.lower()) if any(c.isalnum() for c in t))
+    return " ".join(t for t in get_tokenizer("13a")(fold_lookalikes(text).lower())
+                    if any(c.isalnum() for c in t))
 
 
 def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
