@@ -112,6 +112,15 @@ except PermissionError:
 m = mmap.mmap(-1, 1 << 20)
 m[0] = 1
 print("mmap", m[0])
+import socket
+a, b = socket.socketpair()
+try:
+    a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 24)
+    print("sndbuf allowed")
+except PermissionError:
+    print("sndbuf EPERM")
+a.sendall(b"hi")
+print("socket", b.recv(2).decode())
 """
 
 
@@ -120,13 +129,15 @@ def test_inside_the_sandbox_the_calls_fail_with_eperm_and_ordinary_memory_works(
     with sandbox.Sandbox() as box:
         proc = box.start([sys.executable, "-I", "-c", PROBE], stdout=subprocess.PIPE)
         out, _ = proc.communicate(timeout=60)
-    assert out.decode().split("\n")[:3] == ["shmget -1 True", "memfd EPERM", "mmap 1"], out
+    assert out.decode().split("\n")[:5] == ["shmget -1 True", "memfd EPERM", "mmap 1",
+                                            "sndbuf EPERM", "socket hi"], out
 
 
-def _run_bpf(program: bytes, nr: int, arch: int) -> int:
-    """What a classic BPF program returns for ``struct seccomp_data`` (nr, arch): a small
-    interpreter written from linux/filter.h, for the instructions a filter may use."""
-    data = struct.pack("=iI", nr, arch) + bytes(56)
+def _run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> int:
+    """What a classic BPF program returns for ``struct seccomp_data`` (nr, arch, ip, args):
+    a small interpreter written from linux/filter.h, for the instructions a filter may use."""
+    six = (list(args) + [0] * 6)[:6]
+    data = struct.pack("=iIQ6Q", nr, arch, 0, *six)
     ops = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
     acc, pc = 0, 0
     while True:
@@ -160,3 +171,20 @@ def _run_bpf(program: bytes, nr: int, arch: int) -> int:
 ])
 def test_the_filter_denies_exactly_the_shared_memory_calls(nr, arch, expected):
     assert _run_bpf(seccomp.shm_filter() or b"", nr, arch) == expected
+
+
+@pytest.mark.skipif(seccomp.shm_filter() is None, reason="the filter is x86_64's")
+@pytest.mark.parametrize(("args", "expected"), [
+    ((3, 1, 7), 0x00050001),    # setsockopt(fd, SOL_SOCKET, SO_SNDBUF): denied
+    ((3, 1, 8), 0x00050001),    # SO_RCVBUF
+    ((3, 1, 32), 0x00050001),   # SO_SNDBUFFORCE
+    ((3, 1, 33), 0x00050001),   # SO_RCVBUFFORCE
+    ((3, 1, 2), 0x7FFF0000),    # SO_REUSEADDR: allowed
+    ((3, 6, 7), 0x7FFF0000),    # level IPPROTO_TCP, optname 7 (not a buffer): allowed
+    ((3, 1, 9), 0x7FFF0000),    # SO_KEEPALIVE: allowed
+])
+def test_the_filter_denies_raising_socket_buffers(args, expected):
+    """A third hostile review queued ~1.5 GiB in socketpairs whose buffers it had raised to
+    16 MiB: kernel memory in no process's RSS. setsockopt (54 on x86_64) with SOL_SOCKET (1)
+    and a buffer size option is denied; other options are not."""
+    assert _run_bpf(seccomp.shm_filter() or b"", 54, 0xC000003E, args) == expected

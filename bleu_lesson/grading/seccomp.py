@@ -7,29 +7,32 @@ an anonymous memory file (``memfd_create``, ``memfd_secret``) keep their pages o
 are no longer mapped, in no process's RSS and in no sized mount (a hostile cell held 3 GB
 this way under ``--memory 2G``, and 4 GB in the judging world). No chapter needs either,
 so the sandboxed code may not create them: those calls fail with ``EPERM``
-(``PermissionError`` in Python); every other system call is allowed.
+(``PermissionError`` in Python). Nor may it raise a socket's buffer sizes (kernel memory
+queued in a socket is in no RSS either). Every other system call is allowed.
 
 ``shm_filter()`` returns the classic BPF program bubblewrap loads with ``--seccomp FD``:
 an array of ``struct sock_filter`` (``u16 code, u8 jt, u8 jf, u32 k``, native byte order)
-run on ``struct seccomp_data`` (``int nr`` at offset 0, ``u32 arch`` at offset 4)::
+run on ``struct seccomp_data`` (``int nr`` at offset 0, ``u32 arch`` at 4, ``u64 args[6]``
+from 16)::
 
     0  ld  [4]                          arch
-    1  jeq #0xC000003E  -> 3, else 2     AUDIT_ARCH_X86_64
-    2  ret #0x00050001                   another ABI (i386 via int 0x80): all denied
-    3  ld  [0]                          nr
-    4  jge #0x40000000  -> 10            the x32 ABI (same arch, bit 30 set): denied
-    5  jeq #29          -> 10            shmget
-    6  jeq #30          -> 10            shmat
-    7  jeq #319         -> 10            memfd_create
-    8  jeq #447         -> 10            memfd_secret
-    9  ret #0x7FFF0000                   SECCOMP_RET_ALLOW
-    10 ret #0x00050001                   SECCOMP_RET_ERRNO | EPERM
+    1  jeq #0xC000003E  -> 2, else 17    AUDIT_ARCH_X86_64 (i386 via int 0x80: all denied)
+    2  ld  [0]                          nr
+    3  jge #0x40000000  -> 17            the x32 ABI (same arch, bit 30 set): denied
+    4-7 jeq shmget, shmat, memfd_create, memfd_secret  -> 17
+    8  jeq #54 (setsockopt) -> 9, else 16
+    9  ld  [24]                         level (args[1], low 32 bits)
+    10 jeq #1 (SOL_SOCKET)  -> 11, else 16
+    11 ld  [32]                         optname (args[2], low 32 bits)
+    12-15 jeq SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE  -> 17
+    16 ret #0x7FFF0000                   SECCOMP_RET_ALLOW
+    17 ret #0x00050001                   SECCOMP_RET_ERRNO | EPERM
 
 The numbers are x86_64's: on any other machine (or a 32-bit Python) there is no filter
 (``None``) and docs/instructor.md says what that leaves open.
 
 >>> program = shm_filter()
->>> program is None or len(program) == 11 * 8
+>>> program is None or len(program) == 18 * 8
 True
 """
 
@@ -52,6 +55,14 @@ BPF_JGE_K = 0x05 | 0x30 | 0x00  # BPF_JMP | BPF_JGE | BPF_K
 BPF_RET_K = 0x06 | 0x00  # BPF_RET | BPF_K
 #: x86_64 system calls that make memory outside every process's RSS and every sized mount
 DENIED = {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447}
+#: setsockopt(fd, SOL_SOCKET, one of these, ...) is denied too: a socket buffer raised to
+#: 16 MiB holds kernel memory in no process's RSS (a hostile cell queued 1.5 GiB this way);
+#: the default buffers (~200 KiB) stay, so sockets work as before
+SETSOCKOPT = 54
+SOL_SOCKET = 1
+BUFFER_OPTIONS = {"SO_SNDBUF": 7, "SO_RCVBUF": 8, "SO_SNDBUFFORCE": 32, "SO_RCVBUFFORCE": 33}
+#: struct seccomp_data: int nr, u32 arch, u64 instruction_pointer, u64 args[6]
+ARG_OFFSET = 16
 
 
 def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -68,14 +79,30 @@ def shm_filter() -> bytes | None:
     if platform.machine() != "x86_64" or struct.calcsize("P") != 8:
         return None
     deny = SECCOMP_RET_ERRNO | errno.EPERM
-    numbers = list(DENIED.values())
-    body = [_op(BPF_LD_W_ABS, 4),
-            _op(BPF_JEQ_K, AUDIT_ARCH_X86_64, jt=1, jf=0),
-            _op(BPF_RET_K, deny),
-            _op(BPF_LD_W_ABS, 0)]
-    # every jump below goes to the last instruction (deny) when true, on when false
-    checks = [(BPF_JGE_K, X32_SYSCALL_BIT)] + [(BPF_JEQ_K, nr) for nr in numbers]
-    for i, (code, k) in enumerate(checks):
-        body.append(_op(code, k, jt=len(checks) - i, jf=0))
-    body += [_op(BPF_RET_K, SECCOMP_RET_ALLOW), _op(BPF_RET_K, deny)]
+    # (code, k, true-target, false-target): targets are labels, "next" the next instruction
+    prog: list[tuple[int, int, str, str]] = [
+        (BPF_LD_W_ABS, 4, "", ""),
+        (BPF_JEQ_K, AUDIT_ARCH_X86_64, "next", "deny"),
+        (BPF_LD_W_ABS, 0, "", ""),
+        (BPF_JGE_K, X32_SYSCALL_BIT, "deny", "next"),
+        *[(BPF_JEQ_K, nr, "deny", "next") for nr in DENIED.values()],
+        (BPF_JEQ_K, SETSOCKOPT, "next", "allow"),
+        (BPF_LD_W_ABS, ARG_OFFSET + 8 * 1, "", ""),      # level (low 32 bits)
+        (BPF_JEQ_K, SOL_SOCKET, "next", "allow"),
+        (BPF_LD_W_ABS, ARG_OFFSET + 8 * 2, "", ""),      # optname (low 32 bits)
+        *[(BPF_JEQ_K, opt, "deny", "next") for opt in BUFFER_OPTIONS.values()],
+        (BPF_RET_K, SECCOMP_RET_ALLOW, "allow", ""),
+        (BPF_RET_K, deny, "deny", ""),
+    ]
+    where = {label: i for i, (code, _, label, _) in enumerate(prog) if code == BPF_RET_K}
+
+    def offset(i: int, target: str) -> int:
+        return 0 if target == "next" else where[target] - (i + 1)
+
+    body = []
+    for i, (code, k, yes, no) in enumerate(prog):
+        if code in (BPF_JEQ_K, BPF_JGE_K):
+            body.append(_op(code, k, jt=offset(i, yes), jf=offset(i, no)))
+        else:
+            body.append(_op(code, k))
     return b"".join(body)
