@@ -191,3 +191,14 @@ def replace_solutions(text: str, body: str) -> str:
     for block in reversed(solution_blocks(text)):
         lines[block.begin + 1:block.end] = [block.indent + line for line in body.split("\n")]
     return "\n".join(lines)
+
+
+def code_notebook(cells: list[str], chapter: str = "04") -> dict:
+    """A minimal submission: one code cell per source, chapter metadata set (the check tests'
+    hand-made notebooks)."""
+    return {"nbformat": 4, "nbformat_minor": 5,
+            "metadata": {"bleu_lesson": {"chapter": chapter},
+                         "kernelspec": {"name": "python3", "display_name": "Python 3",
+                                        "language": "python"}},
+            "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
+                       "execution_count": None, "source": s} for k, s in enumerate(cells)]}

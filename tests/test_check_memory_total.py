@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from notebook_tools import code_notebook
 
 from bleu_lesson.grading import course, sandbox
 
@@ -44,12 +45,7 @@ def my_brevity_penalty(c, r):
 
 
 def _notebook(cells: list[str]) -> dict:
-    return {"nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"bleu_lesson": {"chapter": "04"},
-                         "kernelspec": {"name": "python3", "display_name": "Python 3",
-                                        "language": "python"}},
-            "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
-                       "execution_count": None, "source": s} for k, s in enumerate(cells)]}
+    return code_notebook(cells)
 
 
 def test_a_submission_that_swells_in_several_processes_is_stopped(tmp_path):

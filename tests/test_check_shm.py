@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from notebook_tools import code_notebook
 
 from bleu_lesson.grading import course, sandbox, seccomp
 
@@ -79,12 +80,7 @@ HONEST = RIGHT + "my_brevity_penalty = _right_bp\n"
 
 
 def _notebook(cells: list[str]) -> dict:
-    return {"nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"bleu_lesson": {"chapter": "04"},
-                         "kernelspec": {"name": "python3", "display_name": "Python 3",
-                                        "language": "python"}},
-            "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
-                       "execution_count": None, "source": s} for k, s in enumerate(cells)]}
+    return code_notebook(cells)
 
 
 @BWRAP
