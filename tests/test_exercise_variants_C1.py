@@ -91,6 +91,24 @@ WRONG = {
                               "\u0412L\u0415U\u8ad6\u2f42\u3002",
                               "\u6211\u115f\u5728\u115f2O2\u115f1\uf98e\u8b80\uf9ba"
                               "\u0412L\u0415U\u8ad6\u2f42\u3002")},
+        # a sixth: invisible combining marks splitting each word, and look-alikes of other
+        # scripts (IPA alpha, dotless i, Armenian o, small capitals)
+        "the chapter's pairs with a combining grapheme joiner": lambda j="\u034f": {
+            "seed_beats_13a": (f"T{j}he c{j}at i{j}s o{j}n t{j}he m{j}at",
+                               f"t{j}he c{j}at i{j}s o{j}n t{j}he m{j}at"),
+            "13a_beats_seed": ("I like tea", "I like tea."),
+            "char_beats_zh": ("cats", "cat")},
+        "the chapter's pairs with variation selectors": lambda j="\ufe00": {
+            "seed_beats_13a": (f"T{j}he c{j}at i{j}s o{j}n t{j}he m{j}at",
+                               f"t{j}he c{j}at i{j}s o{j}n t{j}he m{j}at"),
+            "13a_beats_seed": ("I like tea", "I like tea."),
+            "char_beats_zh": ("cats", "cat")},
+        "the chapter's pairs in IPA, Armenian and small-capital look-alikes": lambda: {
+            "seed_beats_13a": ("The c\u0251t \u0131s \u0585n the m\u0251t",
+                               "the c\u0251t \u0131s \u0585n the m\u0251t"),
+            "13a_beats_seed": ("T\u029ce \u1d04at i\ua731 \u1d0fn t\u029ce \u1d0dat",
+                               "T\u029ce \u1d04at i\ua731 \u1d0fn t\u029ce \u1d0dat."),
+            "char_beats_zh": ("cats", "cat")},
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3

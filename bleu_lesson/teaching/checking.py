@@ -110,7 +110,10 @@ class Exercise:
 _LOOKALIKES = str.maketrans({
     **dict(zip("асеһіјорѕухԁԛԝаАВСЕНІЈКМОРЅТХУҮ",
                "acehijopsyxdqwaABCEHIJKMOPSTXYY", strict=True)),
-    **dict(zip("αονριυκχΑΒΕΖΗΙΚΜΝΟΡΤΥΧı", "aovpiukxABEZHIKMNOPTYXi", strict=True)),
+    **dict(zip("αονριυκχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "aovpiukxABEZHIKMNOPTYX", strict=True)),
+    # Latin letters of other shapes (IPA, small capitals) and Armenian look-alikes
+    **dict(zip("ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢօսոհցՕՍ",
+               "iagiuabcdeghijklmnoprstuvwyzounhgOU", strict=True)),
 })
 #: Fillers that show as nothing (Hangul fillers, the Mongolian vowel separator).
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e")
@@ -119,20 +122,25 @@ _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e")
 def fold_lookalikes(text: str) -> str:
     """``text`` as a reader sees it, for telling a copy of the chapter's text: NFKC (full-
     width letters, compatibility ideographs such as U+F98E for 年, Kangxi radicals), no
-    invisible characters (format characters, Hangul fillers), and Cyrillic and Greek
-    look-alikes of Latin letters as those Latin letters.
+    marks or invisible characters (combining marks, variation selectors, format characters,
+    Hangul fillers), and look-alikes of Latin letters (Cyrillic, Greek, Armenian, IPA, small
+    capitals) as those Latin letters.
 
     >>> fold_lookalikes("Th\u0435 c\u0430t \uff49s") == "The cat is"
     True
     >>> fold_lookalikes("\u6211\u115f\u5728\u200b2022\uf98e\u2f42") == "我在2022年文"
     True
+    >>> fold_lookalikes("T\u034fhe c\u0251t \u0131s \u0585n t\u029ce \u1d0dat\ufe00")
+    'The cat is on the mat'
     """
     import unicodedata
 
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text
-                   if ch not in _FILLERS and unicodedata.category(ch) != "Cf")
-    return text.translate(_LOOKALIKES)
+    # decomposed, so every mark stands alone; then no marks (Mn, Me: combining marks, the
+    # grapheme joiner, variation selectors), no format characters, no fillers
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if ch not in _FILLERS
+                   and unicodedata.category(ch) not in ("Mn", "Me", "Cf"))
+    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
 
 
 def _real(value: Any) -> bool:
