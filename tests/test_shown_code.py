@@ -27,8 +27,6 @@ FOREIGN_PARAMETERS = {"zeros"}
 DECORATORS = {"checks", "dataclass", "property", "staticmethod", "classmethod"}
 # shown code whose raise IS the lesson: none today
 ALLOWED: dict[str, str] = {}
-# shown code outside this change's reach, to be made plain in its own module
-NOT_YET: dict[str, str] = {}
 
 
 def _definition(source: str) -> ast.FunctionDef | ast.ClassDef:
@@ -126,19 +124,11 @@ def test_the_notebooks_show_code():
 
 @pytest.mark.parametrize("name", sorted(UNIQUE))
 def test_shown_code_is_plain(name):
-    if name in NOT_YET:
-        pytest.xfail(NOT_YET[name])
     found = noise(inspect.getsource(UNIQUE[name]))
     if name in ALLOWED:
         assert found, f"{name} is allowlisted ({ALLOWED[name]}) but is plain: drop it"
         return
     assert not found, f"{name}, as a chapter shows it: {found}"
-
-
-def test_the_not_yet_list_is_still_needed():
-    for name in NOT_YET:
-        assert name in UNIQUE, f"{name} is no longer shown: drop it from NOT_YET"
-        assert noise(inspect.getsource(UNIQUE[name])), f"{name} is plain now: drop it"
 
 
 # --- and every public entry still refuses bad input, naming the argument -------------------

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 import random
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,8 +135,6 @@ def fold_lookalikes(text: str) -> str:
     >>> fold_lookalikes("T\u034fhe c\u0251t \u0131s \u0585n t\u029ce \u1d0dat\ufe00")
     'The cat is on the mat'
     """
-    import unicodedata
-
     # decomposed, so every mark stands alone; then no marks (Mn, Me: combining marks, the
     # grapheme joiner, variation selectors), no format characters, no fillers
     text = unicodedata.normalize("NFKD", text)
@@ -145,11 +145,12 @@ def fold_lookalikes(text: str) -> str:
 
 def _real(value: Any) -> bool:
     """A real number that is not a bool: int, float, and numpy's scalars (np.float64, np.int64)
-    or a Fraction, which a learner's code may return as well."""
-    import numbers
-
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) \
-        and math.isfinite(float(value)) or type(value) is float
+    or a Fraction, which a learner's code may return as well (a Python float always counts,
+    inf and nan included; other kinds only when finite)."""
+    if type(value) is float:
+        return True
+    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and math.isfinite(float(value)))
 
 
 def same(expected: Any, got: Any, tolerance: float | None) -> bool:
