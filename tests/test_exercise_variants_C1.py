@@ -109,6 +109,19 @@ WRONG = {
             "13a_beats_seed": ("T\u029ce \u1d04at i\ua731 \u1d0fn t\u029ce \u1d0dat",
                                "T\u029ce \u1d04at i\ua731 \u1d0fn t\u029ce \u1d0dat."),
             "char_beats_zh": ("cats", "cat")},
+        # look-alikes no hand-made list had, folded by Unicode's confusables table (UTS #39):
+        # the chapter's sentence in Lisu letters, every word (ꓔꓧꓰ ꓚꓮꓔ ...), and in Cherokee
+        # capitals with a Lisu o and n; the other parts right
+        "the chapter's pair in Lisu letters": pairs_with(**{"13a_beats_seed": (
+            "\ua4d4\ua4e7\ua4f0 \ua4da\ua4ee\ua4d4 \ua4f2\ua4e2 \ua4f3\ua4e0 "
+            "\ua4d4\ua4e7\ua4f0 \ua4df\ua4ee\ua4d4",
+            "\ua4d4\ua4e7\ua4f0 \ua4da\ua4ee\ua4d4 \ua4f2\ua4e2 \ua4f3\ua4e0 "
+            "\ua4d4\ua4e7\ua4f0 \ua4df\ua4ee\ua4d4.")}),
+        "the chapter's pair in Cherokee capitals": pairs_with(**{"13a_beats_seed": (
+            "\u13a2\u13bb\u13ac \u13df\u13aa\u13a2 \u13a5\u13da \ua4f3\ua4e0 "
+            "\u13a2\u13bb\u13ac \u13b7\u13aa\u13a2",
+            "\u13a2\u13bb\u13ac \u13df\u13aa\u13a2 \u13a5\u13da \ua4f3\ua4e0 "
+            "\u13a2\u13bb\u13ac \u13b7\u13aa\u13a2.")}),
         # believes 13a lowercases: a case-only pair for "13a beats seed" (13a 1/2, seed 1)
         "13a lowercases": pairs_with(**{"13a_beats_seed": ("It rained", "it rained")}),
         # believes the seed tokenizer cuts punctuation: seed 1/2, 13a 2/3

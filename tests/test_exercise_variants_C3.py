@@ -246,14 +246,21 @@ UNRELATED_6_2 = {
 }
 #: the chapter's example in look-alike letters (Cyrillic а с е), one word shared by the
 #: extra: a third hostile review's pass, now a near copy once the letters are folded
-LOOKALIKE_6_2 = ("\u0430 b \u0441 d \u0435 f", ["\u0430 b \u0441 d"], "u v w x y z \u0435")
+#: and in Lisu letters (ꓮ ꓐ ꓚ ...), which only Unicode's confusables table folds
+LOOKALIKE_6_2 = {
+    "Cyrillic": ("\u0430 b \u0441 d \u0435 f", ["\u0430 b \u0441 d"], "u v w x y z \u0435"),
+    "Lisu": ("\ua4ee \ua4d0 \ua4da \ua4d3 \ua4f0 \ua4dd", ["\ua4ee \ua4d0 \ua4da \ua4d3"],
+             "u v w x y z \ua4f0"),
+}
 
 
-def test_6_2_the_chapters_example_in_look_alike_letters_fails():
-    assert _sacrebleu_lowers(LOOKALIKE_6_2)
-    result = exercises.run("6.2", lambda: LOOKALIKE_6_2)
+@pytest.mark.parametrize("script", list(LOOKALIKE_6_2))
+def test_6_2_the_chapters_example_in_look_alike_letters_fails(script):
+    answer = LOOKALIKE_6_2[script]
+    assert _sacrebleu_lowers(answer)
+    result = exercises.run("6.2", lambda: answer)
     assert result.status == "fail" and "chapter's own example" in result.detail, result
-    assert _verdict("6.2", lambda: LOOKALIKE_6_2).status == "fail"
+    assert _verdict("6.2", lambda: answer).status == "fail"
 
 
 def _sacrebleu_lowers(answer) -> bool:

@@ -16,12 +16,14 @@ above them, in ``bleu_lesson.teaching.exercises``.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import numbers
 import random
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 __all__ = ["STATUSES", "CheckResult", "Exercise", "same", "shown_input", "verdict",
@@ -107,40 +109,68 @@ class Exercise:
         return [tuple(c) for c in self.generate(rng)] if self.generate else []
 
 
-#: Letters of other scripts drawn like Latin ones (Cyrillic and Greek), folded to Latin before
-#: an answer is compared with the chapter's own text, so a copy cannot hide in look-alikes.
-_LOOKALIKES = str.maketrans({
+#: Letters of other scripts drawn like Latin ones (Cyrillic, Greek, Armenian, IPA, small
+#: capitals), each with its Latin letter: the look-alikes hostile reviews used, kept beside
+#: Unicode's table (``lookalikes.txt``) so that each maps to its Latin letter whatever that
+#: table groups it with.
+_LATIN_LOOKALIKES = {
     **dict(zip("асеһіјорѕухԁԛԝаАВСЕНІЈКМОРЅТХУҮ",
                "acehijopsyxdqwaABCEHIJKMOPSTXYY", strict=True)),
     **dict(zip("αονριυκχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "aovpiukxABEZHIKMNOPTYX", strict=True)),
-    # Latin letters of other shapes (IPA, small capitals) and Armenian look-alikes
     **dict(zip("ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢօսոհցՕՍ",
                "iagiuabcdeghijklmnoprstuvwyzounhgOU", strict=True)),
-})
+}
 #: Fillers that show as nothing (Hangul fillers, the Mongolian vowel separator).
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e")
 
 
-def fold_lookalikes(text: str) -> str:
-    """``text`` as a reader sees it, for telling a copy of the chapter's text: NFKC (full-
-    width letters, compatibility ideographs such as U+F98E for 年, Kangxi radicals), no
-    marks or invisible characters (combining marks, variation selectors, format characters,
-    Hangul fillers), and look-alikes of Latin letters (Cyrillic, Greek, Armenian, IPA, small
-    capitals) as those Latin letters.
+@functools.cache
+def _lookalike_table() -> dict[int, str]:
+    """Each look-alike character -> the character its group folds to: Unicode's confusables
+    (UTS #39) as ``tools/make_lookalikes.py`` grouped them into ``lookalikes.txt``, with the
+    group of each Latin look-alike above joined to its Latin letter's group. Read on first
+    use: ``import bleu_lesson`` does not read the file."""
+    text = (resources.files("bleu_lesson.teaching") / "lookalikes.txt").read_text("utf-8")
+    table = {int(code, 16): chr(int(target, 16))
+             for code, target in (line.split() for line in text.splitlines()
+                                  if line and not line.startswith("#"))}
+    for ch, latin in _LATIN_LOOKALIKES.items():
+        group, target = table.get(ord(ch), ch), table.get(ord(latin), latin)
+        if group != target:
+            table.update({code: target for code, to in table.items() if to == group})
+            table[ord(group)] = target
+    return table
 
-    >>> fold_lookalikes("Th\u0435 c\u0430t \uff49s") == "The cat is"
-    True
-    >>> fold_lookalikes("\u6211\u115f\u5728\u200b2022\uf98e\u2f42") == "我在2022年文"
+
+def fold_lookalikes(text: str) -> str:
+    """``text`` as a reader sees it, lowercased, for telling a copy of the chapter's text:
+    the same for two texts a reader cannot tell apart. NFKC (full-width letters,
+    compatibility ideographs such as U+F98E for 年, Kangxi radicals, mathematical letters),
+    no marks or invisible characters (combining marks, variation selectors, format
+    characters, Hangul fillers), each character that Unicode lists as confusable with
+    another (UTS #39: Cyrillic а, Cherokee Ꭲ, Lisu ꓔ, the digit 0 and the letter O ...) as
+    the one its group folds to (before NFKC and after it, since NFKC takes some look-alikes
+    elsewhere: the lunate sigma ϲ to ς), then lowercase.
+
+    >>> fold_lookalikes("Th\u0435 c\u0430t \uff49s")
+    'the cat is'
+    >>> hidden = fold_lookalikes("\u6211\u115f\u5728\u200b2022\uf98e\u2f42")
+    >>> hidden == fold_lookalikes("我在2022年文")
     True
     >>> fold_lookalikes("T\u034fhe c\u0251t \u0131s \u0585n t\u029ce \u1d0dat\ufe00")
-    'The cat is on the mat'
+    'the cat is on the mat'
+    >>> fold_lookalikes("\u13a2he c\u0430t \U0001d422s \ua4d4he")  # Cherokee T, bold i, Lisu T
+    'the cat is the'
+    >>> fold_lookalikes("BLEU 2021") == fold_lookalikes("B\u216cEU 2O2l")  # Roman fifty, O, l
+    True
     """
     # decomposed, so every mark stands alone; then no marks (Mn, Me: combining marks, the
     # grapheme joiner, variation selectors), no format characters, no fillers
-    text = unicodedata.normalize("NFKD", text)
+    table = _lookalike_table()
+    text = unicodedata.normalize("NFKD", text.translate(table))
     text = "".join(ch for ch in text if ch not in _FILLERS
                    and unicodedata.category(ch) not in ("Mn", "Me", "Cf"))
-    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+    return unicodedata.normalize("NFKC", text).translate(table).lower()
 
 
 def _real(value: Any) -> bool:

@@ -59,7 +59,7 @@ def unigram_precision(name: str, candidate: str, reference: str) -> Fraction:
 def _units(text: str) -> list[str]:
     """Lowercased words, with each CJK character and each digit a unit of its own, after
     look-alike letters are folded (``fold_lookalikes``)."""
-    return re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]|\d|[^\W\d_]+",
+    return re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]|\d|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff]+",
                       fold_lookalikes(text).lower())
 
 
