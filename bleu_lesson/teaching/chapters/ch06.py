@@ -39,7 +39,8 @@ def _hidden(rng: random.Random) -> list[tuple]:
 
     - a tie for the closest length, the longer listed first (tie rules, first listed);
     - the closest length above c, the first and shortest below it and a longest one
-      (closest, shortest, first, closest-from-below, longest, no brevity penalty);
+      (closest, shortest, first, closest-from-below, longest, mean length, no brevity
+      penalty);
     - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
       (max, sum, first-only and no clipping);
     - upper case, the full-width space U+3000, punctuation glued to a word;
@@ -64,9 +65,10 @@ def _hidden(rng: random.Random) -> list[tuple]:
     cases: list[tuple] = []
     # ties: c + 1 listed before c - 1
     cases.append((join(base), [join(base + words(1)), join(base[:-1])]))
-    # closest c + 1 (second), shortest and first c - 3, longest c + 6
+    # closest c + 1 (second), shortest and first c - 3, longest c + 9: the mean length,
+    # c + 7/3, is c + 2 rounded or floored, not the closest c + 1
     cases.append((join(base), [join(base[:c - 3]), join(edited(base, 1) + words(1)),
-                               join(base + words(6))]))
+                               join(base + words(9))]))
     # clipping: "w" three times in the candidate; the references hold it 1, 2 and 1 times
     w = "the"
     body = [x for x in words(8) if x != w] or ["cat"] * 8
