@@ -259,6 +259,11 @@ WRONG = {
         "ties to the first listed": lambda c, refs: _bleu(c, refs, closest=tie_first),
         "ties to the longer": lambda c, refs: _bleu(c, refs, closest=tie_longer),
         "closest from below": lambda c, refs: _bleu(c, refs, closest=from_below),
+        # a fifth hostile review's finds: r the mean reference length (passed ~85% of draws)
+        "mean reference length, rounded": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: round(sum(ls) / len(ls))),
+        "mean reference length, floored": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: sum(ls) // len(ls)),
         "sum clipping": lambda c, refs: _bleu(c, refs, combine="sum"),
         "first-reference clipping": lambda c, refs: _bleu(c, refs, combine="first"),
         "no clipping": lambda c, refs: _bleu(c, refs, combine="none"),
@@ -306,6 +311,12 @@ WRONG = {
             lambda dm, dh: (dh != 0, dh != 0 and dm * dh >= 0)),
         "Kendall tau": accuracy_with(lambda dm, dh: (dm * dh != 0, (dm * dh > 0) - (dm * dh < 0))),
         "share of discordant pairs": accuracy_with(lambda dm, dh: (dh != 0, dm * dh < 0)),
+        # a fifth hostile review's finds: a metric tie decided by which system is listed first
+        # (people's favourite had always been listed second in the hidden ties)
+        "a metric tie agrees when listed first (>= vs >)": accuracy_with(
+            lambda dm, dh: (dh != 0, (dm >= 0) == (dh > 0))),
+        "a metric tie agrees when listed second (< vs <)": accuracy_with(
+            lambda dm, dh: (dh != 0, (dm < 0) == (dh < 0))),
         "right only on the shown inputs": only_shown(
             "10.2", accuracy_with(lambda dm, dh: (1, dm * dh > 0))),
     },
@@ -318,6 +329,10 @@ WRONG = {
         "smallest human gap": strongest_with(key=lambda t: -abs(t[3])),
         "a list, not a tuple": lambda m, h: (list(right_strongest(m, h))
                                              if right_strongest(m, h) else None),
+        "a metric tie discordant when people prefer the first listed": strongest_with(
+            key=lambda t: abs(t[3]), discordant=lambda dm, dh: (dm > 0) != (dh > 0)),
+        "a metric tie discordant unless listed first (>= vs >)": strongest_with(
+            key=lambda t: abs(t[3]), discordant=lambda dm, dh: (dm >= 0) != (dh > 0)),
         "right only on the shown inputs": only_shown(
             "10.3", strongest_with(key=lambda t: abs(t[2]))),
     },

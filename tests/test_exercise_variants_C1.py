@@ -109,6 +109,18 @@ WRONG = {
             "13a_beats_seed": ("T\u029ce \u1d04at i\ua731 \u1d0fn t\u029ce \u1d0dat",
                                "T\u029ce \u1d04at i\ua731 \u1d0fn t\u029ce \u1d0dat."),
             "char_beats_zh": ("cats", "cat")},
+        # a fifth hostile review's find: the chapter's pairs with the words (and the Chinese
+        # characters) reversed; and shuffled, with a long tail after them (the third part
+        # right)
+        "the chapter's pairs, words reversed": lambda: {
+            "seed_beats_13a": ("mat the on is cat The", "mat the on is cat the"),
+            "13a_beats_seed": ("mat the on is cat The", "mat. the on is cat The"),
+            "char_beats_zh": ("。文论UELB了读年2202在我", "。文论UELB了读年1202在我")},
+        "the chapter's pairs shuffled, with a long tail": lambda t=(
+                " and we all went home to sleep after a long day at work"): {
+            "seed_beats_13a": ("On The mat is the cat" + t, "on the mat is the cat" + t),
+            "13a_beats_seed": ("the mat The cat is on" + t, "the mat The cat is on." + t),
+            "char_beats_zh": RIGHT_PAIRS["char_beats_zh"]},
         # look-alikes no hand-made list had, folded by Unicode's confusables table (UTS #39):
         # the chapter's sentence in Lisu letters, every word (ꓔꓧꓰ ꓚꓮꓔ ...), and in Cherokee
         # capitals with a Lisu o and n; the other parts right

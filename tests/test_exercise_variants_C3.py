@@ -218,6 +218,10 @@ SCALED_6_2 = {
                                                     "p q r s t u v w x"),
     "a word changed in each": ("a b c d e k", ["a b c k"], "u v w x y z q"),
     "upper case and full stops": ("A B C D E F G.", ["A B C D E."], "U V W X Y Z Q R."),
+    # a fifth hostile review's finds: the example's letters reversed or swapped in pairs,
+    # with an extra that shares one of them (so a precision rises, BLEU still falls)
+    "letters reversed, a sharing extra": ("f e d c b a", ["f e d c"], "a z y x w v u"),
+    "letters swapped in pairs, a sharing extra": ("b a d c f e", ["b a d c"], "e z y x w v u"),
 }
 #: different constructions a learner makes (each extra matches more of the candidate, and
 #: yet lowers BLEU: sacrebleu agrees below)

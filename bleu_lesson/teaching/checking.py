@@ -21,12 +21,13 @@ import math
 import numbers
 import random
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-__all__ = ["STATUSES", "CheckResult", "Exercise", "same", "shown_input", "verdict",
+__all__ = ["STATUSES", "CheckResult", "Exercise", "same", "overlap", "shown_input", "verdict",
            "run_exercise"]
 
 STATUSES = ("pass", "self-assessed", "fail", "not-done", "error")
@@ -171,6 +172,20 @@ def fold_lookalikes(text: str) -> str:
     text = "".join(ch for ch in text if ch not in _FILLERS
                    and unicodedata.category(ch) not in ("Mn", "Me", "Cf"))
     return unicodedata.normalize("NFKC", text).translate(table).lower()
+
+
+def overlap(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many words ``a`` and ``b`` have in common, in any order, each counted as often as
+    both hold it: the size of the multiset intersection. Telling a copy of the chapter's
+    text, 2 · overlap / (len(a) + len(b)) is difflib's ratio without the order, so the
+    chapter's words reversed or shuffled are as near as the words themselves.
+
+    >>> overlap("the cat is on the mat".split(), "mat the on is cat the".split())
+    6
+    >>> overlap("a a b".split(), "a b b c".split())
+    2
+    """
+    return sum((Counter(a) & Counter(b)).values())
 
 
 def _real(value: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 from bleu_lesson.core.seed import count_clipped_ngrams
 from bleu_lesson.core.seed import tokenize as seed_tokenize
 from bleu_lesson.core.tokenizers import tokenize
-from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes
+from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes, overlap
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -65,26 +65,35 @@ def _units(text: str) -> list[str]:
 
 def _same_text(a: str, b: str) -> bool:
     """Whether ``a`` is ``b`` or a near copy of it: more than half of their words (or
-    characters, in Chinese) in common, in order (difflib's ratio), so a word changed,
-    added or removed in the chapter's pair still leaves the chapter's pair; or all of ``b``
-    but one unit, in order, inside ``a``, whatever else ``a`` holds between them.
+    characters, in Chinese) in common, in any order (``overlap``), so a word changed,
+    added or removed, or the words reversed or shuffled, still leave the chapter's pair;
+    or all of ``b`` but one unit inside ``a``, whatever else ``a`` holds: in order with
+    filler between them, or side by side in any order before or after a long tail.
 
     >>> _same_text("The cat is on the rug", "The cat is on the mat"), _same_text("A dog", "a cat")
     (True, False)
+    >>> _same_text("mat the on is cat The", "the cat is on the mat")
+    True
     >>> _same_text("The cat is on the mat and we all went home after a long day", "the cat is on the mat")
     True
     >>> _same_text("The x x cat x x is x x on x x the x x mat", "the cat is on the mat")
     True
+    >>> _same_text("mat the on is cat the and we all went home after a long day", "the cat is on the mat")
+    True
+    >>> _same_text("The dog sleeps on the sofa all day", "the cat is on the mat")
+    False
     """
     ua, ub = _units(a), _units(b)
-    # aligned, not position by position: a word put in front shifts nothing
-    matcher = SequenceMatcher(None, ua, ub, autojunk=False)
-    if ua == ub or matcher.ratio() > 0.5:
+    if ua == ub or 2 * overlap(ua, ub) / (len(ua) + len(ub)) > 0.5:
         return True
-    # the chapter's text kept (all but one unit, in order) inside a longer answer: a long
-    # tail, or filler between its words, lowers the ratio but leaves the chapter's pair
-    kept = sum(block.size for block in matcher.get_matching_blocks())
-    return kept >= max(len(ub) - 1, 3)
+    # the chapter's text kept (all but one unit) inside a longer answer: a long tail, or
+    # filler between its words, lowers the ratio but leaves the chapter's pair
+    enough = max(len(ub) - 1, 3)
+    matcher = SequenceMatcher(None, ua, ub, autojunk=False)  # in order, filler between
+    if sum(block.size for block in matcher.get_matching_blocks()) >= enough:
+        return True
+    k = len(ub)  # side by side, in any order
+    return any(overlap(ua[i:i + k], ub) >= enough for i in range(len(ua) - k + 1))
 
 
 def _judge_pairs(case: tuple, got: Any) -> tuple[bool, str]:

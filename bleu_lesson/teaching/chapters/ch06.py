@@ -6,12 +6,11 @@
 from __future__ import annotations
 
 import random
-from difflib import SequenceMatcher
 from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
 from bleu_lesson.core.tokenizers import get_tokenizer
-from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes
+from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes, overlap
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -39,7 +38,8 @@ def _hidden(rng: random.Random) -> list[tuple]:
 
     - a tie for the closest length, the longer listed first (tie rules, first listed);
     - the closest length above c, the first and shortest below it and a longest one
-      (closest, shortest, first, closest-from-below, longest, no brevity penalty);
+      (closest, shortest, first, closest-from-below, longest, mean length, no brevity
+      penalty);
     - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
       (max, sum, first-only and no clipping);
     - upper case, the full-width space U+3000, punctuation glued to a word;
@@ -64,9 +64,10 @@ def _hidden(rng: random.Random) -> list[tuple]:
     cases: list[tuple] = []
     # ties: c + 1 listed before c - 1
     cases.append((join(base), [join(base + words(1)), join(base[:-1])]))
-    # closest c + 1 (second), shortest and first c - 3, longest c + 6
+    # closest c + 1 (second), shortest and first c - 3, longest c + 9: the mean length,
+    # c + 7/3, is c + 2 rounded or floored, not the closest c + 1
     cases.append((join(base), [join(base[:c - 3]), join(edited(base, 1) + words(1)),
-                               join(base + words(6))]))
+                               join(base + words(9))]))
     # clipping: "w" three times in the candidate; the references hold it 1, 2 and 1 times
     w = "the"
     body = [x for x in words(8) if x != w] or ["cat"] * 8
@@ -110,17 +111,20 @@ _EXAMPLE_PAIR = ("a b c d e f", "a b c d")
 
 
 def _near_copy(text: str, example: str) -> bool:
-    """Whether ``text`` is ``example`` up to a few words added, removed or changed: more
-    than half of their words in common, in order (difflib's ratio 2M/T on the words
-    ``_norm`` keeps), as 1.1 tells a near copy of its chapter's pair.
+    """Whether ``text`` is ``example`` up to a few words added, removed or changed, in any
+    order: more than half of their words in common (2 · overlap / (len + len), difflib's
+    ratio without the order, on the words ``_norm`` keeps), as 1.1 tells a near copy of
+    its chapter's pair.
 
     >>> _near_copy("a b c d e f g", "a b c d e f"), _near_copy("A b, c d.", "a b c d")
     (True, True)
     >>> _near_copy("a b c", "a b c d e f"), _near_copy("the cat sat", "a b c d")
     (True, False)
+    >>> _near_copy("f e d c b a", "a b c d e f"), _near_copy("b a d c", "a b c d")
+    (True, True)
     """
     a, b = _norm(text).split(), _norm(example).split()
-    return a == b or SequenceMatcher(None, a, b, autojunk=False).ratio() > 0.5
+    return a == b or 2 * overlap(a, b) / (len(a) + len(b)) > 0.5
 
 
 def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
@@ -133,9 +137,12 @@ def _judge_lowering(case: tuple, got: Any) -> tuple[bool, str]:
         return False, (f"{_show(got)}：candidate、extra 要是非空字符串，references 要是非空的"
                        "字符串列表")
     # the same example scaled: a word or two added to (or dropped from) its candidate and
-    # its reference leaves the chapter's construction, not the learner's own
-    if _near_copy(candidate, _EXAMPLE_PAIR[0]) and any(_near_copy(r, _EXAMPLE_PAIR[1])
-                                                       for r in references):
+    # its reference, or its letters reversed or swapped (the reference then shares the
+    # candidate's letters rather than the example reference's order), leaves the
+    # chapter's construction, not the learner's own
+    if _near_copy(candidate, _EXAMPLE_PAIR[0]) and any(
+            _near_copy(r, _EXAMPLE_PAIR[1]) or _near_copy(r, _EXAMPLE_PAIR[0])
+            for r in references):
         return False, ("候选和参考只比本章正文里的例子（候选 a b c d e f、参考 a b c d）多或少几个"
                        "词 (a near copy of the chapter's own example, a few words added or "
                        "removed): 请用自己的句子构造 (build your own with other words)")

@@ -77,7 +77,7 @@ _PAIRS_CASES = (
 
 def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, float]]]:
     """Hidden cases for 10.2 and 10.3. Every draw holds: a pair people tie, a pair the
-    metric ties while people do not, a discordant pair with the largest human gap whose
+    metric ties while people do not (people's favourite listed first, and listed second), a discordant pair with the largest human gap whose
     metric gap is small while another discordant pair has the largest metric gap, two
     systems, and thirty systems. No two discordant pairs share the largest human gap (the
     strongest disagreement is unique)."""
@@ -95,9 +95,13 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     while len(out) < 3:
         a, b, c, d = names(4)
         metric, human = scores([a, b, c, d])
-        human[b] = human[a]                              # people tie a and b
+        human[a] = human[b] = rng.uniform(-0.9, 0.9)     # people tie a and b
         metric[d] = metric[c]                            # the metric ties c and d,
-        human[c], human[d] = -0.99, 0.99                 # people's largest gap
+        # people's largest gap (a and b lie within ±0.9), their favourite listed second,
+        # then first, then either: a rule that settles a metric tie by the order of the
+        # pair fails one of them
+        orders = ((-0.99, 0.99), (0.99, -0.99))
+        human[c], human[d] = orders[len(out)] if len(out) < 2 else rng.choice(orders)
         if unique((metric, human)):
             out.append((metric, human))
     # a, b: discordant with the largest human gap, a small metric gap; c, d: discordant with
