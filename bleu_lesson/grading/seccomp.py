@@ -11,7 +11,7 @@ so the sandboxed code may not create them: those calls fail with ``EPERM``
 (``PermissionError`` in Python). Nor may it raise a socket's buffer sizes (kernel memory
 queued in a socket is in no RSS either), nor touch the kernel's key store (``add_key``,
 ``request_key``, ``keyctl``): keyrings belong to a uid, not to a namespace, so a key a
-kernel added outlived its sandbox and a judging world read it back (a fifth hostile review
+kernel added outlived its sandbox and a judging world read it back (a hostile review
 passed the answer key's source from the learner's kernel to the world, and from one
 submission to another, this way; Docker's default profile denies the three calls too).
 Every other system call is allowed.
