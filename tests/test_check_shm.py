@@ -1,4 +1,5 @@
-"""No shared memory escapes ``--memory`` under bubblewrap (issue 20, class 6).
+"""No shared memory escapes ``--memory`` under bubblewrap, and no key store outlives a
+sandbox (issue 20, classes 3 and 6).
 
 The checker sums the resident memory of a submission's processes; a System V shared
 memory segment (``shmget`` -> ``shmat`` -> ``memset`` -> ``shmdt``) and a memory file
@@ -69,6 +70,19 @@ def _refused():
         return True
     return False
 """
+#: the fifth hostile review's keyring channel: a key added in the kernel outlived the
+#: sandbox and the judging world read it back (add_key, then keyctl READ); True when
+#: add_key was refused with EPERM
+KEYRING = """import ctypes, errno, os
+def _refused():
+    libc = ctypes.CDLL(None, use_errno=True)
+    # add_key("user", description, payload, plen, KEY_SPEC_USER_KEYRING)
+    serial = libc.syscall(248, b"user", b"bleu-lesson-test", b"stash", 5, -4)
+    if serial >= 0:
+        libc.syscall(250, 3, serial)  # keyctl(KEYCTL_REVOKE): leave nothing behind
+        return False
+    return ctypes.get_errno() == errno.EPERM
+"""
 #: in the kernel and again in the world: a process where the attack worked ends itself,
 #: and the answer (called in the world) is right only where it is refused there too
 USE = """if not _refused():
@@ -87,14 +101,16 @@ def _notebook(cells: list[str]) -> dict:
 def test_shared_memory_attacks_are_refused_and_an_honest_answer_still_passes(tmp_path):
     paths = []
     for name, cells in (("shm", [RIGHT, SHM, USE]), ("memfd", [RIGHT, MEMFD, USE]),
-                        ("honest", [HONEST])):
+                        ("keyring", [RIGHT, KEYRING, USE]), ("honest", [HONEST])):
         path = tmp_path / f"04_{name}.ipynb"
         path.write_text(json.dumps(_notebook(cells)), encoding="utf-8")
         paths.append(path)
     found = course.check_submissions(paths, timeout=60, jobs=2, limits=sandbox.Limits())
     rows = {f"{Path(r.submission).stem[3:]} {r.exercise}": r for r in found}
-    statuses = {name: rows[f"{name} 4.1"].status for name in ("shm", "memfd", "honest")}
-    assert statuses == {"shm": "pass", "memfd": "pass", "honest": "pass"}, rows
+    statuses = {name: rows[f"{name} 4.1"].status
+                for name in ("shm", "memfd", "keyring", "honest")}
+    assert statuses == {"shm": "pass", "memfd": "pass", "keyring": "pass", "honest": "pass"}, \
+        rows
 
 
 PROBE = """import ctypes, errno, mmap, os
@@ -117,6 +133,10 @@ except PermissionError:
     print("sndbuf EPERM")
 a.sendall(b"hi")
 print("socket", b.recv(2).decode())
+for name, nr, args in (("add_key", 248, (b"user", b"bleu-lesson-probe", b"x", 1, -4)),
+                       ("request_key", 249, (b"user", b"bleu-lesson-probe", None, 0)),
+                       ("keyctl", 250, (0, -4, 0))):  # KEYCTL_GET_KEYRING_ID
+    print(name, libc.syscall(nr, *args), ctypes.get_errno() == errno.EPERM)
 """
 
 
@@ -125,8 +145,9 @@ def test_inside_the_sandbox_the_calls_fail_with_eperm_and_ordinary_memory_works(
     with sandbox.Sandbox() as box:
         proc = box.start([sys.executable, "-I", "-c", PROBE], stdout=subprocess.PIPE)
         out, _ = proc.communicate(timeout=60)
-    assert out.decode().split("\n")[:5] == ["shmget -1 True", "memfd EPERM", "mmap 1",
-                                            "sndbuf EPERM", "socket hi"], out
+    assert out.decode().split("\n")[:8] == ["shmget -1 True", "memfd EPERM", "mmap 1",
+                                            "sndbuf EPERM", "socket hi", "add_key -1 True",
+                                            "request_key -1 True", "keyctl -1 True"], out
 
 
 def _run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> int:
@@ -156,6 +177,10 @@ def _run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> 
     (30, 0xC000003E, 0x00050001),  # shmat
     (319, 0xC000003E, 0x00050001),  # memfd_create
     (447, 0xC000003E, 0x00050001),  # memfd_secret
+    (248, 0xC000003E, 0x00050001),  # add_key
+    (249, 0xC000003E, 0x00050001),  # request_key
+    (250, 0xC000003E, 0x00050001),  # keyctl
+    (251, 0xC000003E, 0x7FFF0000),  # ioprio_set, the number after keyctl: allowed
     (0x40000000 | 29, 0xC000003E, 0x00050001),  # x32 shmget
     (0x40000000 | 0, 0xC000003E, 0x00050001),  # any x32 call
     (117, 0x40000003, 0x00050001),  # i386 ipc() via int 0x80: another ABI, all denied
@@ -165,7 +190,7 @@ def _run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> 
     (67, 0xC000003E, 0x7FFF0000),  # shmdt
     (320, 0xC000003E, 0x7FFF0000),  # the number after memfd_create: allowed
 ])
-def test_the_filter_denies_exactly_the_shared_memory_calls(nr, arch, expected):
+def test_the_filter_denies_exactly_the_shared_memory_and_keyring_calls(nr, arch, expected):
     assert _run_bpf(seccomp.shm_filter() or b"", nr, arch) == expected
 
 

@@ -248,6 +248,13 @@ WRONG = {
         "mean length": lambda c, lens: round(sum(lens) / len(lens)),
         # a third hostile review's find (passed 186 of 200 draws): r = 0 for an empty candidate
         "an empty candidate has r = 0": lambda c, lens: 0 if c == 0 else right_closest(c, lens),
+        # a sixth hostile review's finds (97-98 of 200 draws passed): c = 0 special-cased
+        "an empty candidate gets the first listed": lambda c, lens: lens[0] if c == 0
+        else right_closest(c, lens),
+        "an empty candidate gets the last listed": lambda c, lens: lens[-1] if c == 0
+        else right_closest(c, lens),
+        "an empty candidate gets the longest": lambda c, lens: max(lens) if c == 0
+        else right_closest(c, lens),
         "right only inside c <= 20": lambda c, lens: right_closest(c, lens) if c <= 20
         else lens[0],
         "right only on the shown inputs": only_shown("4.2", tie_first),
@@ -264,6 +271,11 @@ WRONG = {
             c, refs, closest=lambda h, ls: round(sum(ls) / len(ls))),
         "mean reference length, floored": lambda c, refs: _bleu(
             c, refs, closest=lambda h, ls: sum(ls) // len(ls)),
+        # and a sixth's (187 of 200 draws passed): the lower median length
+        "lower median reference length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: sorted(ls)[(len(ls) - 1) // 2]),
+        "upper median reference length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: sorted(ls)[len(ls) // 2]),
         "sum clipping": lambda c, refs: _bleu(c, refs, combine="sum"),
         "first-reference clipping": lambda c, refs: _bleu(c, refs, combine="first"),
         "no clipping": lambda c, refs: _bleu(c, refs, combine="none"),

@@ -121,6 +121,14 @@ WRONG = {
             "seed_beats_13a": ("On The mat is the cat" + t, "on the mat is the cat" + t),
             "13a_beats_seed": ("the mat The cat is on" + t, "the mat The cat is on." + t),
             "char_beats_zh": RIGHT_PAIRS["char_beats_zh"]},
+        # a sixth hostile review's finds: the chapter's pairs with spaces taken out (the
+        # third part right)
+        "the chapter's pairs, two spaces taken out": pairs_with(**{
+            "seed_beats_13a": ("Thecat is onthe mat", "thecat is onthe mat"),
+            "13a_beats_seed": ("Thecat is onthe mat", "Thecat is onthe mat.")}),
+        "the chapter's pairs, every space taken out": pairs_with(**{
+            "seed_beats_13a": ("Thecatisonthemat", "thecatisonthemat"),
+            "13a_beats_seed": ("Thecatisonthe mat", "Thecatisonthe mat.")}),
         # look-alikes no hand-made list had, folded by Unicode's confusables table (UTS #39):
         # the chapter's sentence in Lisu letters, every word (ꓔꓧꓰ ꓚꓮꓔ ...), and in Cherokee
         # capitals with a Lisu o and n; the other parts right

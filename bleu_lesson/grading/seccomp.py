@@ -1,4 +1,5 @@
-"""The seccomp filter of every bubblewrap sandbox: no memory that ``--memory`` cannot see.
+"""The seccomp filter of every bubblewrap sandbox: no memory that ``--memory`` cannot see,
+and no kernel key store that outlives the sandbox.
 
 The checker bounds a submission by summing the resident memory (RSS) of its processes
 (``Sandbox.memory_held``), and the sandbox's in-memory file systems each have a size. Two
@@ -8,7 +9,12 @@ are no longer mapped, in no process's RSS and in no sized mount (a hostile cell 
 this way under ``--memory 2G``, and 4 GB in the judging world). No chapter needs either,
 so the sandboxed code may not create them: those calls fail with ``EPERM``
 (``PermissionError`` in Python). Nor may it raise a socket's buffer sizes (kernel memory
-queued in a socket is in no RSS either). Every other system call is allowed.
+queued in a socket is in no RSS either), nor touch the kernel's key store (``add_key``,
+``request_key``, ``keyctl``): keyrings belong to a uid, not to a namespace, so a key a
+kernel added outlived its sandbox and a judging world read it back (a hostile review
+passed the answer key's source from the learner's kernel to the world, and from one
+submission to another, this way; Docker's default profile denies the three calls too).
+Every other system call is allowed.
 
 ``shm_filter()`` returns the classic BPF program bubblewrap loads with ``--seccomp FD``:
 an array of ``struct sock_filter`` (``u16 code, u8 jt, u8 jf, u32 k``, native byte order)
@@ -16,23 +22,23 @@ run on ``struct seccomp_data`` (``int nr`` at offset 0, ``u32 arch`` at 4, ``u64
 from 16)::
 
     0  ld  [4]                          arch
-    1  jeq #0xC000003E  -> 2, else 17    AUDIT_ARCH_X86_64 (i386 via int 0x80: all denied)
+    1  jeq #0xC000003E  -> 2, else 20    AUDIT_ARCH_X86_64 (i386 via int 0x80: all denied)
     2  ld  [0]                          nr
-    3  jge #0x40000000  -> 17            the x32 ABI (same arch, bit 30 set): denied
-    4-7 jeq shmget, shmat, memfd_create, memfd_secret  -> 17
-    8  jeq #54 (setsockopt) -> 9, else 16
-    9  ld  [24]                         level (args[1], low 32 bits)
-    10 jeq #1 (SOL_SOCKET)  -> 11, else 16
-    11 ld  [32]                         optname (args[2], low 32 bits)
-    12-15 jeq SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE  -> 17
-    16 ret #0x7FFF0000                   SECCOMP_RET_ALLOW
-    17 ret #0x00050001                   SECCOMP_RET_ERRNO | EPERM
+    3  jge #0x40000000  -> 20            the x32 ABI (same arch, bit 30 set): denied
+    4-10 jeq shmget, shmat, memfd_create, memfd_secret, add_key, request_key, keyctl -> 20
+    11 jeq #54 (setsockopt) -> 12, else 19
+    12 ld  [24]                         level (args[1], low 32 bits)
+    13 jeq #1 (SOL_SOCKET)  -> 14, else 19
+    14 ld  [32]                         optname (args[2], low 32 bits)
+    15-18 jeq SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE  -> 20
+    19 ret #0x7FFF0000                   SECCOMP_RET_ALLOW
+    20 ret #0x00050001                   SECCOMP_RET_ERRNO | EPERM
 
 The numbers are x86_64's: on any other machine (or a 32-bit Python) there is no filter
 (``None``) and docs/instructor.md says what that leaves open.
 
 >>> program = shm_filter()
->>> program is None or len(program) == 18 * 8
+>>> program is None or len(program) == 21 * 8
 True
 """
 
@@ -53,8 +59,10 @@ BPF_LD_W_ABS = 0x00 | 0x00 | 0x20  # BPF_LD | BPF_W | BPF_ABS
 BPF_JEQ_K = 0x05 | 0x10 | 0x00  # BPF_JMP | BPF_JEQ | BPF_K
 BPF_JGE_K = 0x05 | 0x30 | 0x00  # BPF_JMP | BPF_JGE | BPF_K
 BPF_RET_K = 0x06 | 0x00  # BPF_RET | BPF_K
-#: x86_64 system calls that make memory outside every process's RSS and every sized mount
-DENIED = {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447}
+#: x86_64 system calls that make memory outside every process's RSS and every sized mount,
+#: and those of the kernel's key store, which outlives a sandbox (keyrings are per uid)
+DENIED = {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447,
+          "add_key": 248, "request_key": 249, "keyctl": 250}
 #: setsockopt(fd, SOL_SOCKET, one of these, ...) is denied too: a socket buffer raised to
 #: 16 MiB holds kernel memory in no process's RSS (a hostile cell queued 1.5 GiB this way);
 #: the default buffers (~200 KiB) stay, so sockets work as before

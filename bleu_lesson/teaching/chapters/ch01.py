@@ -63,12 +63,26 @@ def _units(text: str) -> list[str]:
                       fold_lookalikes(text).lower())
 
 
+def _trigrams(text: str) -> list[str]:
+    """Every run of three characters of ``text`` once look-alikes are folded and every
+    space and punctuation mark is taken out.
+
+    >>> _trigrams("The cat!") == _trigrams("Th ecat")
+    True
+    >>> _trigrams("The cat")
+    ['the', 'hec', 'eca', 'cat']
+    """
+    letters = "".join(_units(text))
+    return [letters[i:i + 3] for i in range(len(letters) - 2)]
+
+
 def _same_text(a: str, b: str) -> bool:
     """Whether ``a`` is ``b`` or a near copy of it: more than half of their words (or
     characters, in Chinese) in common, in any order (``overlap``), so a word changed,
     added or removed, or the words reversed or shuffled, still leave the chapter's pair;
     or all of ``b`` but one unit inside ``a``, whatever else ``a`` holds: in order with
-    filler between them, or side by side in any order before or after a long tail.
+    filler between them, or side by side in any order before or after a long tail; or
+    the same letters with the spaces taken out or moved (runs of three characters).
 
     >>> _same_text("The cat is on the rug", "The cat is on the mat"), _same_text("A dog", "a cat")
     (True, False)
@@ -82,9 +96,17 @@ def _same_text(a: str, b: str) -> bool:
     True
     >>> _same_text("The dog sleeps on the sofa all day", "the cat is on the mat")
     False
+    >>> _same_text("Thecat is onthe mat", "the cat is on the mat"), _same_text("Thecatisonthemat", "the cat is on the mat")
+    (True, True)
     """
     ua, ub = _units(a), _units(b)
     if ua == ub or 2 * overlap(ua, ub) / (len(ua) + len(ub)) > 0.5:
+        return True
+    # the same letters with the spaces taken out or moved ("Thecat is onthe mat"): their
+    # runs of three characters, spaces and punctuation left out
+    ta, tb = _trigrams(a), _trigrams(b)
+    if ta and tb and (2 * overlap(ta, tb) / (len(ta) + len(tb)) > 0.5
+                      or overlap(ta, tb) >= len(tb) - 2 >= 3):
         return True
     # the chapter's text kept (all but one unit) inside a longer answer: a long tail, or
     # filler between its words, lowers the ratio but leaves the chapter's pair

@@ -41,7 +41,8 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     far shorter length around it (first, shortest, longest, tie to the longer, tie to the
     first listed each pick another), a tie with the shorter listed first, a closest length
     above c with one closer from below not winning, c below or above every length, one
-    length, lengths in the thousands, and an empty candidate (c = 0)."""
+    length, lengths in the thousands, and empty candidates (c = 0), two of them with the
+    shortest length neither first, last nor longest."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)
@@ -55,8 +56,11 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
         (c, [c - 5, c - 9, c - 2]),
         (c, [rng.randint(1, 80)]),
         (big, [big + d + far, big + d, big - d, big - far * 40]),
-        # an empty candidate: r is still a reference's length (the shortest), never 0
+        # an empty candidate: r is still a reference's length (the shortest), never 0; the
+        # shortest between two longer ones (not first, not last, not the longest), twice
         (0, [rng.randint(1, 30) for _ in range(rng.randint(1, 4))]),
+        (0, [d + far, d, d + up]),
+        (0, [d + up + far, d + far, d, d + up]),
     ]
     for _ in range(2):
         lens = [rng.randint(1, 30) for _ in range(rng.randint(1, 5))]

@@ -39,7 +39,7 @@ def _hidden(rng: random.Random) -> list[tuple]:
     - a tie for the closest length, the longer listed first (tie rules, first listed);
     - the closest length above c, the first and shortest below it and a longest one
       (closest, shortest, first, closest-from-below, longest, mean length, no brevity
-      penalty);
+      penalty), and the closest above c among four longer lengths (the median lengths);
     - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
       (max, sum, first-only and no clipping);
     - upper case, the full-width space U+3000, punctuation glued to a word;
@@ -68,6 +68,10 @@ def _hidden(rng: random.Random) -> list[tuple]:
     # c + 7/3, is c + 2 rounded or floored, not the closest c + 1
     cases.append((join(base), [join(base[:c - 3]), join(edited(base, 1) + words(1)),
                                join(base + words(9))]))
+    # closest c + 1 among four longer ones: the lower median (c + 5) and the upper (c + 9)
+    # are not it
+    cases.append((join(base), [join(base + words(5)), join(edited(base, 1) + words(1)),
+                               join(base + words(12)), join(base + words(9))]))
     # clipping: "w" three times in the candidate; the references hold it 1, 2 and 1 times
     w = "the"
     body = [x for x in words(8) if x != w] or ["cat"] * 8
