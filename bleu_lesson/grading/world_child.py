@@ -46,7 +46,7 @@ from typing import Any
 #: Top-level modules a chapter notebook uses that are not in the world: they import as
 #: absent (the ``bleu_lesson`` modules not copied into the world do too).
 ABSENT_TOP = ("IPython", "ipywidgets", "matplotlib", "numpy", "pandas", "scipy", "sacrebleu",
-              "nltk", "jieba", "tqdm", "pooch", "nbformat")
+              "nltk", "jieba", "tqdm", "pooch", "nbformat", "lxml")
 
 
 class Absent:

@@ -83,8 +83,9 @@ class Exercise:
     #: the modules of ``bleu_lesson.core`` the answer may use when ``bleu-lesson check``
     #: judges it (earlier chapters' functions); everything else is absent there
     building_blocks: tuple[str, ...] = ()
-    #: judged in the learner's kernel instead (8.2: the answer itself runs sacrebleu)
-    in_kernel: bool = False
+    #: the third-party libraries the exercise gives the learner (8.2: ``"sacrebleu"``,
+    #: which its answer runs to re-score): importable there too, in this exercise's world only
+    libraries: tuple[str, ...] = ()
     #: what a program cannot judge (fluency, correctness): when given, an answer whose
     #: numbers hold is "self-assessed" against this rubric, never "pass"
     rubric: str = ""
