@@ -59,7 +59,17 @@ class Timeout(Exception):
 
 
 class KernelFailed(Exception):
-    """The kernel did not start, or died."""
+    """The kernel did not start, or died, or broke the Jupyter protocol."""
+
+
+#: What jupyter_client raises on a message that is not the protocol's (a kernel that
+#: wrote raw bytes on its own sockets: "b'<IDS|MSG>' is not in list")
+PROTOCOL_ERRORS = (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError)
+
+
+def _protocol(exc: BaseException) -> str:
+    return (f"the kernel sent a message that is not the Jupyter protocol "
+            f"({type(exc).__name__}): it was stopped")
 
 
 @dataclass(frozen=True)
@@ -302,6 +312,8 @@ class Submission:
                     break
             except queue.Empty:
                 pass
+            except PROTOCOL_ERRORS as exc:
+                raise KernelFailed(_protocol(exc)) from None
             if time.monotonic() > t_end:
                 raise KernelFailed(f"the kernel did not start within "
                                    f"{self.startup_timeout:g} s: {self._stderr_tail()}")
@@ -311,6 +323,8 @@ class Submission:
                 client.get_iopub_msg(timeout=0.05)
             except queue.Empty:
                 break
+            except PROTOCOL_ERRORS as exc:
+                raise KernelFailed(_protocol(exc)) from None
         self.deadline = time.monotonic() + self.timeout  # start-up is not counted
 
     def _hold_memory(self, limit: int) -> None:
@@ -380,6 +394,9 @@ class Submission:
                 msg = client.get_iopub_msg(timeout=min(remaining, MEMORY_LOOK))
             except queue.Empty:
                 continue
+            except PROTOCOL_ERRORS as exc:  # bytes the kernel wrote on its own sockets
+                self.sandbox.kill()
+                raise KernelFailed(_protocol(exc)) from None
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind, content = msg.get("msg_type"), msg.get("content", {})
@@ -464,7 +481,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                 v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
                                               f"{hung} hung")
             else:
-                v = judge_exercise(ex, reply, cases, len(cases) - len(ex.cases))
+                v = _judged(ex, reply, cases, len(cases) - len(ex.cases))
                 if hung:
                     v = Verdict(ex.id, v.status, _join(v.detail, (
                         f"the notebook did not finish within {timeout:g} s in the kernel "
@@ -473,6 +490,16 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
             v = Verdict(v.exercise, v.status, _join(v.detail, first_error))
         out.append(v)
     return out
+
+
+def _judged(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
+    """``judge_exercise``, whose failure on a value (a trusted judge that cannot read it)
+    is this exercise's ``error`` row, never the whole submission's."""
+    try:
+        return judge_exercise(ex, reply, cases, hidden)
+    except Exception as exc:  # noqa: BLE001 - one value must not cost the chapter's rows
+        return Verdict(ex.id, "error", f"the checker could not judge the value the answer "
+                                       f"returned ({type(exc).__name__})")
 
 
 def _world_groups(exercises: Sequence[Any]) -> list[list[Any]]:

@@ -166,6 +166,33 @@ def encode(x: Any, stats: Any, depth: int = 0) -> Any:
         return {"__BleuStats__": [encode(x.hyp_len, stats), encode(x.ref_len, stats),
                                   encode(list(x.matches), stats),
                                   encode(list(x.totals), stats)]}
+    return _number(x, t)
+
+
+def _number(x: Any, t: type) -> Any:
+    """Other numbers as the notebook's ``same`` compares them: a ``Fraction`` exactly (its
+    numerator and denominator), an integer type (numpy's ``int64``) as its int, another
+    real type (numpy's ``float32``) as its float."""
+    import fractions
+    import numbers
+    import operator
+
+    try:
+        if isinstance(x, fractions.Fraction):
+            n, d = int.__int__(operator.index(x.numerator)), int.__int__(operator.index(
+                x.denominator))
+            if d <= 0:
+                raise Unserialisable(t.__name__)
+            return {"__Fraction__": [n, d]}
+        if isinstance(x, numbers.Integral):
+            return int.__int__(operator.index(x))
+        if isinstance(x, numbers.Real):
+            v = float.__float__(float(x))
+            return v if math.isfinite(v) else {"__float__": repr(v)}
+    except Unserialisable:
+        raise
+    except Exception:  # noqa: BLE001 - a number type that cannot say its value
+        raise Unserialisable(t.__name__) from None
     raise Unserialisable(t.__name__)
 
 
