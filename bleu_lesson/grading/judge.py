@@ -292,7 +292,7 @@ class Submission:
         client = BlockingKernelClient(context=zmq.Context())
         client.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)  # every channel's socket
         client.load_connection_file(str(conn))
-        client.start_channels()
+        client.start_channels(hb=False)  # no heartbeat thread: alive() watches the kernel
         self.client = client
         t_end = time.monotonic() + self.startup_timeout
         while True:

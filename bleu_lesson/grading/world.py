@@ -13,7 +13,11 @@ in a sandbox whose file system holds
   copies of the modules the exercise allows as building blocks
   (``Exercise.building_blocks``, earlier chapters' code), and nothing else. The
   reference, the chapters (and their private helpers), the analysis modules, the
-  repository and the virtual environment are not there: physically absent, not stubbed.
+  repository and the virtual environment are not there: physically absent, not stubbed;
+- only for an exercise that gives the learner a library (``Exercise.libraries``; 8.2,
+  whose answer re-scores with sacrebleu), a copy of that library and of what its import
+  needs (``LIBRARIES``). Exercises are judged together in one world only when they give
+  the same libraries, so no other exercise's world holds it.
 
 The child runs the submission's code cells there in a worker process (what fails,
 fails), calls the answer on the cases and sends back plain values; the checker decodes

@@ -6,7 +6,8 @@ builds for one exercise, and run there as a script by an interpreter started wit
 system holds the standard library and that folder only. The world's ``bleu_lesson`` has
 only the building blocks the exercise allows (copies of earlier chapters' modules); the
 exercise's reference is physically absent. Any other ``bleu_lesson`` module, and the
-libraries a chapter shows (widgets, plots, sacrebleu), import as *absent*: an object that
+libraries a chapter shows (widgets, plots, sacrebleu unless the world holds a copy: 8.2's
+does), import as *absent*: an object that
 accepts every call and attribute and computes nothing, so a cell that shows a widget still
 defines what comes after it, and an answer that leans on them gets no number.
 
