@@ -283,6 +283,90 @@ NAMING = {
 }
 SUBMISSIONS.update(NAMING)
 
+# Hostile review round 5. 8.2 used to be judged in the learner's kernel, which could import
+# the judge (chapters/ch08) as an oracle or forge the judging cell's text/plain reply; it
+# is judged in a world that holds sacrebleu and the givens only. A value the trusted side
+# cannot read (10**400), or raw bytes on the kernel's own sockets, used to cost the
+# submission its rows; and a Fraction, right in the notebook, was refused by the world.
+FORENSICS_GIVENS = ("import sacrebleu\n"
+                    "from bleu_lesson.core.forensics import FORENSICS_HYPS, FORENSICS_REFS, "
+                    "forensics_reported\n")
+RIGHT_FORENSICS = """
+def my_forensics():
+    for knob, options in (("tok", {"tokenize": "intl"}), ("tok", {"tokenize": "none"}),
+                          ("smooth", {"smooth_method": "none"}), ("case", {"lowercase": True})):
+        bleu = sacrebleu.BLEU(**options)
+        score = bleu.corpus_score(list(FORENSICS_HYPS), [list(FORENSICS_REFS)]).score
+        if round(score, 2) == forensics_reported():
+            return {"knob": knob, "signature": str(bleu.get_signature())}
+"""
+# 8.1's answer is right only where sacrebleu really scores: it must not be in 8.1's world
+SACREBLEU_FOR_8_1 = ("_works = type(sacrebleu.corpus_bleu(['a b'], [['a b']]).score) is float\n"
+                     + RIGHT_FLATTERING.replace("def my_flattering_layout():",
+                                                "def _right():")
+                     + "my_flattering_layout = _right if _works else (lambda: None)\n")
+ORACLE = """
+from bleu_lesson.teaching.chapters import ch08
+def my_forensics():
+    for knob, values in {"case": ["lc"], "tok": ["none", "intl"], "smooth": ["none"]}.items():
+        for v in values:
+            sig = "|".join(f"{k}:{v if k == knob else d}"
+                           for k, d in ch08._DEFAULT_SIGNATURE.items())
+            if ch08._judge_forensics((), {"knob": knob, "signature": sig})[0]:
+                return {"knob": knob, "signature": sig}
+    return {"knob": "?", "signature": "?"}
+"""
+FORGED_FORMATTER = """
+import json
+def my_forensics():
+    return {"knob": "tok", "signature": "nrefs:1|case:mixed|eff:no|tok:intl|smooth:exp"}
+RIGHT = {"__dict__": [["knob", "case"],
+                      ["signature", "nrefs:1|case:lc|eff:no|tok:13a|smooth:exp"]]}
+def _fmt(s, p, cycle):
+    if isinstance(s, str) and s.startswith('{"status"'):
+        p.text(repr(json.dumps({"status": "done", "results": [{"value": RIGHT, "after": []}]})))
+    else:
+        p.text(repr(s))
+get_ipython().display_formatter.formatters["text/plain"].for_type(str, _fmt)
+"""
+RAW_BYTES = """
+import os, json
+for fd in range(3, 64):
+    for payload in (json.dumps({"cell": 0, "error": None}),
+                    json.dumps({"status": "done", "results": []}),
+                    json.dumps({"replies": [{"status": "done", "results": []}] * 3,
+                                "nonce": ""})):
+        data = payload.encode()
+        for junk in (len(data).to_bytes(4, "big") + data, data + b"\\n"):
+            try:
+                os.write(fd, junk)
+            except OSError:
+                pass
+for p in ("/proc/self/fd/1", "/dev/stdout", "/dev/stderr", "/proc/1/fd/1", "/proc/2/fd/1"):
+    try:
+        open(p, "w").write('{"replies": [], "nonce": ""}\\n')
+    except OSError:
+        pass
+"""
+ROUND5 = {
+    "honest_forensics_8_2": ("08_c.ipynb", 8, "8.2", [FORENSICS_GIVENS, RIGHT_FORENSICS,
+                                                      SACREBLEU_FOR_8_1], "pass"),
+    "forensics_oracle_of_the_judge": ("08_d.ipynb", 8, "8.2", [FORENSICS_GIVENS, ORACLE],
+                                      "not-pass"),
+    "forensics_forged_text_plain": ("08_e.ipynb", 8, "8.2", [FORENSICS_GIVENS,
+                                                             FORGED_FORMATTER], "not-pass"),
+    "huge_ints_4": ("04_o.ipynb", 4, "4.1", [
+        "def my_brevity_penalty(c, r):\n    return 10 ** 400\n"
+        "def my_closest_ref_length(c, ref_lens):\n    return -(10 ** 4000)\n"], "not-pass"),
+    "raw_bytes_on_the_kernels_fds": ("04_p.ipynb", 4, "4.1", [RIGHT_BP, RAW_BYTES],
+                                     "not-pass"),
+    "honest_accuracy_fraction": ("10_i.ipynb", 10, "10.2", [
+        "from fractions import Fraction\n"
+        + RIGHT_ACC.replace("return right / judged", "return Fraction(int(right), judged)")],
+        "pass"),
+}
+SUBMISSIONS.update(ROUND5)
+
 
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
@@ -380,3 +464,38 @@ def test_the_cells_process_cannot_reach_the_judges_channel(rows):
     assert "environ:PermissionError" in detail and "stdout:reached" in detail
     assert "fork:BlockingIOError" in detail  # EAGAIN: RLIMIT_NPROC, not one more process
     assert ":reached" not in detail.replace("stdout:reached", "")
+
+
+def test_8_2_is_judged_where_sacrebleu_is_and_the_judge_is_not(rows):
+    """The notebook's way (re-score with sacrebleu) passes 8.2; the judge imported as an
+    oracle and a forged kernel reply do not; in the same notebook, 8.1's world has no
+    sacrebleu (an 8.1 answer right only where sacrebleu scores is not passed)."""
+    assert rows["honest_forensics_8_2"]["8.2"].status == "pass"
+    assert rows["honest_forensics_8_2"]["8.1"].status == "fail"
+    assert rows["forensics_oracle_of_the_judge"]["8.2"].status == "fail"
+    forged = rows["forensics_forged_text_plain"]["8.2"]
+    assert forged.status == "fail" and "46.54" in forged.detail  # its own answer, judged
+
+
+def test_one_unreadable_value_or_protocol_break_still_gives_every_row(rows):
+    """10**400 and -(10**4000) are simply wrong (a row each, not one checker error), and a
+    kernel that writes raw bytes on its sockets gets an error row for each exercise."""
+    huge = rows["huge_ints_4"]
+    assert sorted(huge) == ["4.1", "4.2"]
+    assert huge["4.1"].status == "fail" and huge["4.2"].status == "fail"
+    raw = rows["raw_bytes_on_the_kernels_fds"]
+    assert sorted(raw) == ["4.1", "4.2"]
+    assert all(r.status == "error" and "Jupyter protocol" in r.detail for r in raw.values())
+
+
+def test_a_fraction_passes_as_in_the_notebook(rows):
+    from fractions import Fraction
+
+    from bleu_lesson.teaching import exercises
+
+    ns: dict = {}
+    exec("from fractions import Fraction\n" + RIGHT_ACC.replace(
+        "return right / judged", "return Fraction(int(right), judged)"), ns)
+    assert isinstance(ns["my_pairwise_accuracy"]({"a": 2, "b": 1}, {"a": 1, "b": 0}), Fraction)
+    assert exercises.run("10.2", ns["my_pairwise_accuracy"]).status == "pass"
+    assert rows["honest_accuracy_fraction"]["10.2"].status == "pass"

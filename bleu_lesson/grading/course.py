@@ -820,8 +820,13 @@ def _check_one(path: Path, timeout: float, limits, kind: str,
         return _noted([Row(label, i, "error", no_data) for i in ids], note)
     # CPU time: the wall-clock limit plus start-up and judging, whatever ``limits`` says
     limits = replace(limits or Limits(), cpu_seconds=int(math.ceil(timeout)) + 120)
-    verdicts = check_notebook(path, nb, [EXERCISES[i] for i in ids], timeout, limits,
-                              kind=kind, data=data)
+    try:
+        verdicts = check_notebook(path, nb, [EXERCISES[i] for i in ids], timeout, limits,
+                                  kind=kind, data=data)
+    except Exception as exc:  # noqa: BLE001 - still one row per exercise, saying what happened
+        return _noted([Row(label, i, "error", f"checker failed: {type(exc).__name__}: "
+                                              f"{' '.join(str(exc).split())[:200]}")
+                       for i in ids], note)
     rows = [Row(label, v.exercise, v.status, " ".join(v.detail.split())) for v in verdicts]
     return _noted(rows, note)
 

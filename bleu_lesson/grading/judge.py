@@ -12,17 +12,13 @@ by hashing), and ``judge_exercise`` compares them here, with the exercise's tole
 its ``judge``. Forging a value means computing the right one, which is solving the
 exercise; borrowing the reference is impossible where it does not exist.
 
-Only an exercise marked ``in_kernel`` (8.2, whose answer runs sacrebleu itself) is judged
-in the kernel, by the cell in ``kernel_child.py``: it stubs the library functions the
-exercise asks for while the answer runs, a race a kernel the student owns can win (a kept
-copy of the function, NLTK or sacrebleu, an input transformer...). docs/instructor.md
-lists what that route, like nbgrader's autograde, cannot protect.
+An exercise that gives the learner a library (8.2: sacrebleu, its answer re-scores with
+it) is judged in a world of its own that holds a copy of that library too; every other
+exercise's world has none. No exercise is judged in the kernel.
 """
 
 from __future__ import annotations
 
-import ast
-import json
 import math
 import os
 import queue
@@ -63,7 +59,17 @@ class Timeout(Exception):
 
 
 class KernelFailed(Exception):
-    """The kernel did not start, or died."""
+    """The kernel did not start, or died, or broke the Jupyter protocol."""
+
+
+#: What jupyter_client raises on a message that is not the protocol's (a kernel that
+#: wrote raw bytes on its own sockets: "b'<IDS|MSG>' is not in list")
+PROTOCOL_ERRORS = (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError)
+
+
+def _protocol(exc: BaseException) -> str:
+    return (f"the kernel sent a message that is not the Jupyter protocol "
+            f"({type(exc).__name__}): it was stopped")
 
 
 @dataclass(frozen=True)
@@ -73,16 +79,9 @@ class Verdict:
     detail: str = ""
 
 
-# The code the checker sends to judge one exercise in the kernel: a real module, sent as
-# the text of a cell (it runs in the hostile kernel: it only turns results into JSON).
+# The in-kernel judging cell of earlier versions (``kernel_child.py``): ``check`` no longer
+# sends it; tests run it as the reference of the reply protocol ``judge_exercise`` reads.
 CHILD_SOURCE = (Path(__file__).resolve().parent / "kernel_child.py").read_text(encoding="utf-8")
-
-
-def _child_cell(name: str, kind: str, forbidden: Sequence[str], cases: list[tuple],
-                marker: str) -> str:
-    payload = json.dumps([encode(list(c)) for c in cases])
-    return (CHILD_SOURCE + f"\n__bleu_lesson_judge__({name!r}, {kind!r}, "
-            f"{list(forbidden)!r}, {payload!r}, {marker!r})\n")
 
 
 def _short(text: object, limit: int = 300) -> str:
@@ -268,7 +267,6 @@ class Submission:
             _LIVE.add(self.sandbox)
         self.client: Any = None
         self.deadline = math.inf
-        self.marker = "BLEU-LESSON-UNAVAILABLE-" + secrets.token_hex(8) + ": "
         self._log = tempfile.TemporaryFile()
 
     # -- life cycle -------------------------------------------------------------------
@@ -294,7 +292,7 @@ class Submission:
         client = BlockingKernelClient(context=zmq.Context())
         client.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)  # every channel's socket
         client.load_connection_file(str(conn))
-        client.start_channels()
+        client.start_channels(hb=False)  # no heartbeat thread: alive() watches the kernel
         self.client = client
         t_end = time.monotonic() + self.startup_timeout
         while True:
@@ -314,6 +312,8 @@ class Submission:
                     break
             except queue.Empty:
                 pass
+            except PROTOCOL_ERRORS as exc:
+                raise KernelFailed(_protocol(exc)) from None
             if time.monotonic() > t_end:
                 raise KernelFailed(f"the kernel did not start within "
                                    f"{self.startup_timeout:g} s: {self._stderr_tail()}")
@@ -323,6 +323,8 @@ class Submission:
                 client.get_iopub_msg(timeout=0.05)
             except queue.Empty:
                 break
+            except PROTOCOL_ERRORS as exc:
+                raise KernelFailed(_protocol(exc)) from None
         self.deadline = time.monotonic() + self.timeout  # start-up is not counted
 
     def _hold_memory(self, limit: int) -> None:
@@ -392,6 +394,9 @@ class Submission:
                 msg = client.get_iopub_msg(timeout=min(remaining, MEMORY_LOOK))
             except queue.Empty:
                 continue
+            except PROTOCOL_ERRORS as exc:  # bytes the kernel wrote on its own sockets
+                self.sandbox.kill()
+                raise KernelFailed(_protocol(exc)) from None
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind, content = msg.get("msg_type"), msg.get("content", {})
@@ -408,29 +413,8 @@ class Submission:
                     run.result = text
         return run
 
-    def judge(self, ex, hidden_cases: list[tuple] | None = None) -> Verdict:
-        """Judge exercise ``ex``: its fixed cases and ``hidden_cases``."""
-        hidden = list(hidden_cases or [])
-        cases = [tuple(c) for c in ex.cases] + hidden
-        if ex.kind == "value":
-            cases = [tuple(c) for c in ex.cases]
-            hidden = []
-        code = _child_cell(ex.answer_name, ex.kind, ex.forbidden, cases, self.marker)
-        run = self.run_cell(code, want_result=True)
-        if run.result is None:
-            return Verdict(ex.id, "error", "judging raised in the kernel: " + (run.error or
-                                                                               "no result"))
-        try:
-            reply = json.loads(ast.literal_eval(run.result))
-        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
-        return judge_exercise(ex, reply, cases, len(hidden))
-
 
 # --- a whole notebook -------------------------------------------------------------------
-
-_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d+\.\d+)["']""")
-
 
 def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                    limits: Limits | None = None, kind: str | None = None,
@@ -440,23 +424,15 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
 
     The notebook runs in a kernel (its errors and a hang are noted). The values judged
     come from ``bleu_lesson.grading.world``: the code cells run again in a process where
-    the exercise's reference does not exist, and the answers are called there. Only an
-    exercise marked ``in_kernel`` (its answer runs sacrebleu itself) is judged in the
-    kernel, right after the cell that checks it (so a later hang still leaves a real
-    verdict) and again after the last cell.
+    the exercise's reference does not exist, and the answers are called there (one world
+    for the exercises that need no library, one for each set of libraries given).
     """
     sub = Submission(Path(path), timeout, limits or Limits(), kind=kind, data=data)
-    # separate draws: the inputs the kernel saw at an early verdict are not the final ones
-    early = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
     hidden = {ex.id: ex.hidden_cases(sub.rng) for ex in exercises}
-    by_id = {ex.id: ex for ex in exercises if ex.in_kernel}
-    in_world = [ex for ex in exercises if not ex.in_kernel]
-    judged: dict[str, tuple[Verdict, int]] = {}
     first_error = ""
     hung = ""
     hung_at = -1
     failed = ""
-    kernel: dict[str, Verdict] = {}
     cells = [(i, c) for i, c in enumerate(nb.cells) if c.get("cell_type") == "code"]
     try:
         try:
@@ -474,12 +450,6 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                 run = sub.run_cell(source)
                 if run.error and not first_error:
                     first_error = f"cell {index} raised {run.error}"
-                for ex_id in dict.fromkeys(_CHECK_CALL.findall(source)):
-                    if ex_id in by_id:
-                        judged[ex_id] = (sub.judge(by_id[ex_id], early[ex_id]), index)
-            current = -1
-            if not failed:
-                kernel = {ex.id: sub.judge(ex, hidden[ex.id]) for ex in by_id.values()}
         except Timeout:
             hung = _cell_name(nb, current) if current >= 0 else "judging the answers"
             hung_at = current if current >= 0 else len(nb.cells)
@@ -489,24 +459,15 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
     finally:
         sub.close()
     world: dict[str, Any] = {}
-    if in_world and not failed:  # the cells the kernel ran (not the one that hung)
-        world = judge_in_world(in_world, nb, {ex.id: _cases(ex, hidden) for ex in in_world},
-                               timeout, limits, kind, before=hung_at if hung else None)
+    if not failed:  # the cells the kernel ran (not the one that hung)
+        for group in _world_groups(exercises):
+            world.update(judge_in_world(group, nb, {ex.id: _cases(ex, hidden) for ex in group},
+                                        timeout, limits, kind,
+                                        before=hung_at if hung else None))
     out = []
     for ex in exercises:
         if failed:
             v = Verdict(ex.id, "error", failed)
-        elif ex.in_kernel and hung:
-            if ex.id in judged:
-                v, idx = judged[ex.id]
-                v = Verdict(ex.id, v.status, _join(v.detail, (
-                    f"judged after cell {idx}; then the notebook did not finish within "
-                    f"{timeout:g} s ({hung} hung)")))
-            else:
-                v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
-                                              f"{hung} hung")
-        elif ex.in_kernel:
-            v = kernel[ex.id]
         else:
             reply = world[ex.id]
             cases = _cases(ex, hidden)
@@ -520,7 +481,7 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
                 v = Verdict(ex.id, "timeout", f"did not finish within {timeout:g} s: "
                                               f"{hung} hung")
             else:
-                v = judge_exercise(ex, reply, cases, len(cases) - len(ex.cases))
+                v = _judged(ex, reply, cases, len(cases) - len(ex.cases))
                 if hung:
                     v = Verdict(ex.id, v.status, _join(v.detail, (
                         f"the notebook did not finish within {timeout:g} s in the kernel "
@@ -529,6 +490,25 @@ def check_notebook(path: Path, nb, exercises: Sequence[Any], timeout: float,
             v = Verdict(v.exercise, v.status, _join(v.detail, first_error))
         out.append(v)
     return out
+
+
+def _judged(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
+    """``judge_exercise``, whose failure on a value (a trusted judge that cannot read it)
+    is this exercise's ``error`` row, never the whole submission's."""
+    try:
+        return judge_exercise(ex, reply, cases, hidden)
+    except Exception as exc:  # noqa: BLE001 - one value must not cost the chapter's rows
+        return Verdict(ex.id, "error", f"the checker could not judge the value the answer "
+                                       f"returned ({type(exc).__name__})")
+
+
+def _world_groups(exercises: Sequence[Any]) -> list[list[Any]]:
+    """The exercises judged in one world together: those given the same libraries (most
+    are given none), so that a library is in the world of the exercises that give it only."""
+    groups: dict[tuple[str, ...], list[Any]] = {}
+    for ex in exercises:
+        groups.setdefault(tuple(sorted(ex.libraries)), []).append(ex)
+    return list(groups.values())
 
 
 def _cases(ex, hidden: dict[str, list[tuple]]) -> list[tuple]:

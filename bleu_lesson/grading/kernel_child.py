@@ -1,13 +1,13 @@
-"""The judging cell sent into the learner's kernel (only for exercises marked ``in_kernel``).
+"""A judging cell for a learner's kernel: no longer sent by ``bleu-lesson check``.
 
-Its source is sent as the text of a cell, so it runs in the kernel's own namespace
-(``globals()`` there is the notebook's): it looks the answer up by name, makes the
-library functions the exercise asks for unavailable while the answer runs, calls it on
-the cases and returns JSON of plain values. Nothing it computes is trusted: the checker
-decodes the reply with bounds and judges it (``bleu_lesson.grading.judge``). Values of
-every other exercise come from ``bleu_lesson.grading.world`` instead, where the
-reference does not exist; this in-kernel route has the limits listed in
-docs/instructor.md. Kept as a module so that ruff and mypy read it.
+Every exercise is now judged in ``bleu_lesson.grading.world``, where the reference does
+not exist (a kernel the learner owns could borrow it, or forge this cell's reply). This
+module stays as the reference implementation of the reply protocol that
+``judge.judge_exercise`` reads: tests run it in a plain namespace standing in for a
+kernel and send its replies through the trusted judge. It looks the answer up by name,
+makes the library functions the exercise asks for unavailable while the answer runs,
+calls it on the cases and returns JSON of plain values. Kept as a module so that ruff
+and mypy read it.
 """
 def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
     import importlib

@@ -289,10 +289,28 @@ def _stdlib_paths() -> list[Path]:
     return kept
 
 
-def _package_folders() -> list[Path]:
-    """Every folder third-party packages live in that a bare sandbox can see: the
-    installation's site-packages and the system's dist-packages (covered by an empty
-    tmpfs, so no interpreter in there finds NLTK, sacrebleu or numpy)."""
+#: Names of the folders third-party packages live in (any Python's, under any prefix)
+PACKAGE_FOLDER_NAMES = ("site-packages", "dist-packages")
+
+
+def _visible_roots() -> list[Path]:
+    """The host folders a bare sandbox binds (``_mounts``): ``/usr``, ``/etc``, the
+    top-level system folders that are not links into ``/usr``, the Python installation."""
+    roots = [Path("/usr"), Path("/etc")]
+    for name in ("bin", "lib", "lib64", "lib32", "sbin"):
+        p = Path("/") / name
+        if p.is_dir() and not p.is_symlink():
+            roots.append(p)
+    return [*roots, *_stdlib_paths()]
+
+
+@functools.cache
+def _package_folders() -> tuple[Path, ...]:
+    """Every folder third-party packages live in that a bare sandbox can see, found by
+    walking what it binds (``_visible_roots``) for folders named ``site-packages`` or
+    ``dist-packages``: this installation's, the system's, and those of any other Python
+    on the host (a bundled interpreter's, say). Each is covered by an empty tmpfs, so no
+    interpreter in there finds NLTK, sacrebleu or numpy. Found once per process."""
     import glob
 
     found = {Path(p) for p in (sysconfig.get_path("purelib", vars={"base": sys.base_prefix}),
@@ -302,7 +320,16 @@ def _package_folders() -> list[Path]:
     for pattern in ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages",
                     "/usr/lib64/python3*/*-packages", "/usr/lib/python3/dist-packages"):
         found.update(Path(p) for p in glob.glob(pattern))
-    return sorted({p.resolve() for p in found if p.is_dir()})
+    for root in _visible_roots():
+        for folder, subfolders, _files in os.walk(root):
+            kept = []
+            for name in subfolders:
+                if name in PACKAGE_FOLDER_NAMES:
+                    found.add(Path(folder) / name)
+                else:
+                    kept.append(name)
+            subfolders[:] = kept  # nothing inside a package folder is looked at
+    return tuple(sorted({p.resolve() for p in found if p.is_dir()}))
 
 
 _ALL: set[Sandbox] = set()  # every sandbox not yet closed, to close them all at once

@@ -2,12 +2,14 @@
 
 ``encode`` turns trusted values into JSON-able data with tags (inputs sent to the kernel
 and to the world); ``decode`` turns the untrusted JSON that comes back into fresh values of
-exactly the plain types, with bounds (``MAX_NODES`` parts, ``MAX_HASHED`` set and dict
-entries). Both ``judge`` and ``world`` import it, so neither needs the other for it.
+exactly the plain types (and ``Fraction``, which an answer may return), with bounds
+(``MAX_NODES`` parts, ``MAX_HASHED`` set and dict entries). Both ``judge`` and ``world``
+import it, so neither needs the other for it.
 """
 
 from __future__ import annotations
 
+import fractions
 import math
 from typing import Any
 
@@ -57,8 +59,8 @@ def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
     ``ValueError`` for anything else (the kernel is not trusted to send valid data), and
     for a value of more than ``MAX_NODES`` parts or ``MAX_HASHED`` set and dict entries.
 
-    >>> decode([{"__tuple__": ["the", "cat"]}, 1])
-    [('the', 'cat'), 1]
+    >>> decode([{"__tuple__": ["the", "cat"]}, 1, {"__Fraction__": [2, 4]}])
+    [('the', 'cat'), 1, Fraction(1, 2)]
     >>> decode({"__class__": "os.system"})
     Traceback (most recent call last):
     ...
@@ -107,6 +109,9 @@ def decode(data: Any, _depth: int = 0, _budget: list[int] | None = None) -> Any:
                 return set(items)
             except TypeError:
                 raise ValueError("unhashable set element") from None
+        if tag == "__Fraction__" and type(body) is list and len(body) == 2 and all(
+                type(x) is int for x in body) and body[1] > 0:
+            return fractions.Fraction(body[0], body[1])
         if tag == "__BleuStats__" and type(body) is list and len(body) == 4:
             h, r, m, tt = body
             if not (type(h) is int and type(r) is int and type(m) is list

@@ -13,7 +13,11 @@ in a sandbox whose file system holds
   copies of the modules the exercise allows as building blocks
   (``Exercise.building_blocks``, earlier chapters' code), and nothing else. The
   reference, the chapters (and their private helpers), the analysis modules, the
-  repository and the virtual environment are not there: physically absent, not stubbed.
+  repository and the virtual environment are not there: physically absent, not stubbed;
+- only for an exercise that gives the learner a library (``Exercise.libraries``; 8.2,
+  whose answer re-scores with sacrebleu), a copy of that library and of what its import
+  needs (``LIBRARIES``). Exercises are judged together in one world only when they give
+  the same libraries, so no other exercise's world holds it.
 
 The child runs the submission's code cells there in a worker process (what fails,
 fails), calls the answer on the cases and sends back plain values; the checker decodes
@@ -46,7 +50,7 @@ from typing import Any
 from .sandbox import Limits, Sandbox, closing
 from .wire import encode
 
-__all__ = ["build_world", "judge_in_world", "MAX_WORLD_REPLY"]
+__all__ = ["build_world", "judge_in_world", "MAX_WORLD_REPLY", "LIBRARIES"]
 
 #: Bytes of the child's reply read back (its output file is limited to this size too).
 MAX_WORLD_REPLY = 4 * 1024 ** 2
@@ -54,11 +58,43 @@ PACKAGE = Path(__file__).resolve().parents[1]
 CHILD = Path(__file__).resolve().parent / "world_child.py"
 
 
-def build_world(building_blocks: Sequence[str], folder: Path) -> Path:
+#: The libraries an exercise may give the learner (``Exercise.libraries``), each with the
+#: top-level packages copied into its world: the library and what its import needs.
+#: sacrebleu's optional helpers stay out (``lxml`` imports as absent in the world: it
+#: reads WMT's XML test sets; without ``wcwidth`` tabulate measures width by ``len``).
+LIBRARIES: dict[str, tuple[str, ...]] = {
+    "sacrebleu": ("sacrebleu", "regex", "tabulate", "portalocker", "colorama"),
+}
+
+
+def _copy_libraries(libraries: Sequence[str], folder: Path) -> None:
+    """Copy each library of ``libraries`` (a key of ``LIBRARIES``), as installed here,
+    into ``folder`` (which the child puts first on its ``sys.path``)."""
+    import importlib.util
+
+    for library in libraries:
+        if library not in LIBRARIES:
+            raise ValueError(f"library {library!r} is not one a world can hold "
+                             f"({', '.join(LIBRARIES)})")
+        for top in LIBRARIES[library]:
+            spec = importlib.util.find_spec(top)
+            if spec is None or spec.origin is None:
+                raise ValueError(f"library {library!r} needs {top!r}, which is not installed")
+            if spec.submodule_search_locations:
+                shutil.copytree(Path(spec.origin).parent, folder / top,
+                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+                                dirs_exist_ok=True)
+            else:
+                shutil.copyfile(spec.origin, folder / Path(spec.origin).name)
+
+
+def build_world(building_blocks: Sequence[str], folder: Path,
+                libraries: Sequence[str] = ()) -> Path:
     """Write the world of an exercise into ``folder``: the child script and a
     ``bleu_lesson`` package holding only ``core/<name>.py`` for each building block (and
     ``core/stats.py``, the ``BleuStats`` record some inputs are, and ``core/_validate.py``,
-    the argument checks the blocks' ``@checks`` lines use). Returns ``folder``.
+    the argument checks the blocks' ``@checks`` lines use), and a copy of each library of
+    ``libraries`` (``LIBRARIES``: none for almost every exercise). Returns ``folder``.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -82,6 +118,7 @@ def build_world(building_blocks: Sequence[str], folder: Path) -> Path:
     (core / "__init__.py").write_text("", encoding="utf-8")
     (folder / "bleu_lesson" / "__init__.py").write_text("\n".join(lines), encoding="utf-8")
     shutil.copyfile(CHILD, folder / "world_child.py")
+    _copy_libraries(libraries, folder)
     for path in [folder, *folder.rglob("*")]:
         os.chmod(path, 0o755 if path.is_dir() else 0o644)
     return folder
@@ -110,6 +147,8 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
     the cells before this index run (those the kernel ran before it hung)."""
     blocks = [b for b in exercises[0].building_blocks
               if all(b in ex.building_blocks for ex in exercises)]
+    libraries = [b for b in exercises[0].libraries
+                 if all(b in ex.libraries for ex in exercises)]
     request = json.dumps({
         "cells": _code_cells(nb, before),
         "answers": [{"name": ex.answer_name, "kind": ex.kind,
@@ -117,7 +156,7 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
         "cell_seconds": max(1, int(min(10, timeout / 2)))})
     limits = replace(limits or Limits(), cpu_seconds=int(timeout) + 5, processes=64,
                      file_size=MAX_WORLD_REPLY, open_files=64)
-    why = _run_child(blocks, request, timeout, limits, kind)
+    why = _run_child(blocks, libraries, request, timeout, limits, kind)
     if isinstance(why, str):
         return {ex.id: {"status": "world-failed", "why": why} for ex in exercises}
     replies = why.get("replies")
@@ -127,8 +166,8 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
     return {ex.id: r for ex, r in zip(exercises, replies, strict=True)}
 
 
-def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
-               kind: str | None) -> dict | str:
+def _run_child(blocks: list[str], libraries: list[str], request: str, timeout: float,
+               limits: Limits, kind: str | None) -> dict | str:
     """The child's reply (a dict), or why there is none (a string).
 
     The request goes in on a pipe and the reply comes back on another (no file in the
@@ -145,7 +184,7 @@ def _run_child(blocks: list[str], request: str, timeout: float, limits: Limits,
     world = Path(tempfile.mkdtemp(prefix="bleu-lesson-world-"))
     try:
         os.chmod(world, 0o755)
-        build_world(blocks, world / "w")
+        build_world(blocks, world / "w", libraries)
         box = Sandbox(limits, kind=kind, readable=(world / "w",), bare=True)
         try:
             python = os.path.realpath(sys.executable)

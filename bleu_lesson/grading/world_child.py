@@ -6,7 +6,8 @@ builds for one exercise, and run there as a script by an interpreter started wit
 system holds the standard library and that folder only. The world's ``bleu_lesson`` has
 only the building blocks the exercise allows (copies of earlier chapters' modules); the
 exercise's reference is physically absent. Any other ``bleu_lesson`` module, and the
-libraries a chapter shows (widgets, plots, sacrebleu), import as *absent*: an object that
+libraries a chapter shows (widgets, plots, sacrebleu unless the world holds a copy: 8.2's
+does), import as *absent*: an object that
 accepts every call and attribute and computes nothing, so a cell that shows a widget still
 defines what comes after it, and an answer that leans on them gets no number.
 
@@ -46,7 +47,7 @@ from typing import Any
 #: Top-level modules a chapter notebook uses that are not in the world: they import as
 #: absent (the ``bleu_lesson`` modules not copied into the world do too).
 ABSENT_TOP = ("IPython", "ipywidgets", "matplotlib", "numpy", "pandas", "scipy", "sacrebleu",
-              "nltk", "jieba", "tqdm", "pooch", "nbformat")
+              "nltk", "jieba", "tqdm", "pooch", "nbformat", "lxml")
 
 
 class Absent:
@@ -166,6 +167,33 @@ def encode(x: Any, stats: Any, depth: int = 0) -> Any:
         return {"__BleuStats__": [encode(x.hyp_len, stats), encode(x.ref_len, stats),
                                   encode(list(x.matches), stats),
                                   encode(list(x.totals), stats)]}
+    return _number(x, t)
+
+
+def _number(x: Any, t: type) -> Any:
+    """Other numbers as the notebook's ``same`` compares them: a ``Fraction`` exactly (its
+    numerator and denominator), an integer type (numpy's ``int64``) as its int, another
+    real type (numpy's ``float32``) as its float."""
+    import fractions
+    import numbers
+    import operator
+
+    try:
+        if isinstance(x, fractions.Fraction):
+            n, d = int.__int__(operator.index(x.numerator)), int.__int__(operator.index(
+                x.denominator))
+            if d <= 0:
+                raise Unserialisable(t.__name__)
+            return {"__Fraction__": [n, d]}
+        if isinstance(x, numbers.Integral):
+            return int.__int__(operator.index(x))
+        if isinstance(x, numbers.Real):
+            v = float.__float__(float(x))
+            return v if math.isfinite(v) else {"__float__": repr(v)}
+    except Unserialisable:
+        raise
+    except Exception:  # noqa: BLE001 - a number type that cannot say its value
+        raise Unserialisable(t.__name__) from None
     raise Unserialisable(t.__name__)
 
 

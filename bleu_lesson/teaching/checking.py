@@ -84,8 +84,9 @@ class Exercise:
     #: the modules of ``bleu_lesson.core`` the answer may use when ``bleu-lesson check``
     #: judges it (earlier chapters' functions); everything else is absent there
     building_blocks: tuple[str, ...] = ()
-    #: judged in the learner's kernel instead (8.2: the answer itself runs sacrebleu)
-    in_kernel: bool = False
+    #: the third-party libraries the exercise gives the learner (8.2: ``"sacrebleu"``,
+    #: which its answer runs to re-score): importable there too, in this exercise's world only
+    libraries: tuple[str, ...] = ()
     #: what a program cannot judge (fluency, correctness): when given, an answer whose
     #: numbers hold is "self-assessed" against this rubric, never "pass"
     rubric: str = ""
@@ -194,8 +195,12 @@ def _real(value: Any) -> bool:
     inf and nan included; other kinds only when finite)."""
     if type(value) is float:
         return True
-    return (isinstance(value, numbers.Real) and not isinstance(value, bool)
-            and math.isfinite(float(value)))
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return False
+    try:  # an int past float's range (10**400) is no float: simply not equal
+        return math.isfinite(float(value))
+    except (ArithmeticError, ValueError, TypeError):
+        return False
 
 
 def same(expected: Any, got: Any, tolerance: float | None) -> bool:
@@ -210,6 +215,8 @@ def same(expected: Any, got: Any, tolerance: float | None) -> bool:
     >>> from fractions import Fraction
     >>> same(0.5, Fraction(1, 2), 1e-9), same(2, Fraction(4, 2), None)
     (True, True)
+    >>> same(1.0, 10**400, 1e-9), same(0.5, -10**4000, None), same(3, 3, None)
+    (False, False, True)
     """
     if isinstance(expected, bool) or isinstance(got, bool):
         return type(got) is type(expected) and got == expected

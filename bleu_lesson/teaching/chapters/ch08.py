@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bleu_lesson.core.bleu import corpus_bleu
+from bleu_lesson.core.forensics import FORENSICS_HYPS, FORENSICS_REFS, forensics_reported
 from bleu_lesson.teaching.checking import Exercise, _show
 from bleu_lesson.teaching.questions import Question, question
 
@@ -50,12 +51,8 @@ def _judge_flattering(case: tuple, got: Any) -> tuple[bool, str]:
 
 # --- 8.2 (issue 13): the forensics lab, judged by re-scoring with sacrebleu ---------------
 
-#: a system output, its references and the score "a paper reported"; which knob explains
-#: the gap to sacrebleu's default score?
-FORENSICS_HYPS = ("the cat sat on a mat.", "there is a dog in the yard.",
-                  "it rained all day long in paris.", "we will meet again next week.")
-FORENSICS_REFS = ("The cat sat on the mat.", "There is a dog in the garden.",
-                  "It rained all day in Paris.", "We will meet again next week.")
+#: the givens (output, references, reported score) live in ``core.forensics``: the
+#: building blocks ``bleu-lesson check`` gives the answer, where this judge is absent
 _DEFAULT_SIGNATURE = {"nrefs": "1", "case": "mixed", "eff": "no", "tok": "13a",
                       "smooth": "exp"}
 _KNOB_NAMES = {"case": {"case", "lowercase", "大小写"},
@@ -70,12 +67,6 @@ def _sacrebleu_score(hyps, refs, fields: dict) -> float:
     return sacrebleu.corpus_bleu(list(hyps), [list(refs)], lowercase=fields["case"] == "lc",
                                  tokenize=fields["tok"], smooth_method=fields["smooth"],
                                  use_effective_order=fields["eff"] == "yes").score
-
-
-def forensics_reported() -> float:
-    """The score the paper reported for FORENSICS_HYPS (0-100): lowercased sacrebleu."""
-    return round(_sacrebleu_score(FORENSICS_HYPS, FORENSICS_REFS,
-                                  {**_DEFAULT_SIGNATURE, "case": "lc"}), 2)
 
 
 def _parse_signature(text: str) -> dict:
@@ -125,7 +116,7 @@ EXERCISES = (
              extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
                               "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},
              hint="先算 sacrebleu 默认设置的分数，再一次只改一个旋钮，看哪一个正好得到报告的数。",
-             in_kernel=True),
+             building_blocks=("forensics",), libraries=("sacrebleu",)),
 )
 
 QUESTIONS: tuple[Question, ...] = (
