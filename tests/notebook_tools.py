@@ -13,6 +13,9 @@ from bleu_lesson.grading.course import BEGIN, END, solution_blocks, stub_solutio
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
+#: the judging cell earlier versions sent to the learner's kernel: a stand-in for the world
+#: that makes one reply in the protocol ``judge.judge_exercise`` reads (kernel_reply.py)
+KERNEL_REPLY = (Path(__file__).resolve().parent / "kernel_reply.py").read_text(encoding="utf-8")
 # "预期输出 / Expected output" (either half is enough), then a fenced block
 _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)```", re.S)
 

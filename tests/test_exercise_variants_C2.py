@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from notebook_tools import KERNEL_REPLY
 
 from bleu_lesson.grading import judge
 from bleu_lesson.teaching.chapters.ch03 import PUZZLE_REFERENCES
@@ -39,7 +40,7 @@ def graded(exercise_id, value):
     code calls it and sends the value back, the parent judges it."""
     ex = EXERCISES[exercise_id]
     ns = {ex.answer_name: lambda: value}
-    exec(judge.CHILD_SOURCE, ns)
+    exec(KERNEL_REPLY, ns)
     cases = [tuple(c) for c in ex.cases]
     payload = json.dumps([judge.encode(list(c)) for c in cases])
     reply = json.loads(ns["__bleu_lesson_judge__"](ex.answer_name, ex.kind,

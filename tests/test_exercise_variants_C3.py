@@ -113,7 +113,7 @@ def test_wrong_answer_fails_the_notebook_check(name):
 @pytest.mark.parametrize("name", list(WRONG))
 def test_wrong_answer_fails_the_grader(name):
     """``bleu-lesson check``'s path: the answer's value crosses from the learner's kernel
-    (judge.CHILD_SOURCE) and the trusted judge decides, for every draw of hidden cases."""
+    (KERNEL_REPLY) and the trusted judge decides, for every draw of hidden cases."""
     ex = exercises.EXERCISES["7.1"]
     # no input, so no hidden cases: every draw is the same single judgement
     assert all(ex.hidden_cases(random.Random(seed)) == [] for seed in SEEDS)

@@ -1,6 +1,6 @@
 """The judging protocol without a kernel: the child's code run here, the parent's verdict.
 
-The child's code (``judge.CHILD_SOURCE``) is executed in a plain namespace standing in
+The child's code (``KERNEL_REPLY``) is executed in a plain namespace standing in
 for the learner's kernel; its JSON reply goes through ``judge.judge_exercise`` exactly
 as a kernel's would. Replies a hostile kernel could forge are built by hand.
 """
@@ -12,6 +12,7 @@ import math
 import random
 
 import pytest
+from notebook_tools import KERNEL_REPLY
 
 from bleu_lesson.core.stats import BleuStats
 from bleu_lesson.grading import judge
@@ -22,7 +23,7 @@ MARKER = "BLEU-LESSON-UNAVAILABLE-test: "
 
 def _reply(ex, answer, cases):
     ns = {ex.answer_name: answer} if answer is not None else {}
-    exec(judge.CHILD_SOURCE, ns)
+    exec(KERNEL_REPLY, ns)
     payload = json.dumps([judge.encode(list(c)) for c in cases])
     return json.loads(ns["__bleu_lesson_judge__"](ex.answer_name, ex.kind, list(ex.forbidden),
                                                  payload, MARKER))

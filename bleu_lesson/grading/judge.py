@@ -79,9 +79,6 @@ class Verdict:
     detail: str = ""
 
 
-# The in-kernel judging cell of earlier versions (``kernel_child.py``): ``check`` no longer
-# sends it; tests run it as the reference of the reply protocol ``judge_exercise`` reads.
-CHILD_SOURCE = (Path(__file__).resolve().parent / "kernel_child.py").read_text(encoding="utf-8")
 
 
 def _short(text: object, limit: int = 300) -> str:

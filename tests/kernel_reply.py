@@ -1,13 +1,12 @@
-"""A judging cell for a learner's kernel: no longer sent by ``bleu-lesson check``.
+"""A stand-in for the judging world, for tests: one reply in the protocol that
+``judge.judge_exercise`` reads, made in a plain namespace.
 
-Every exercise is now judged in ``bleu_lesson.grading.world``, where the reference does
-not exist (a kernel the learner owns could borrow it, or forge this cell's reply). This
-module stays as the reference implementation of the reply protocol that
-``judge.judge_exercise`` reads: tests run it in a plain namespace standing in for a
-kernel and send its replies through the trusted judge. It looks the answer up by name,
-makes the library functions the exercise asks for unavailable while the answer runs,
-calls it on the cases and returns JSON of plain values. Kept as a module so that ruff
-and mypy read it.
+``bleu-lesson check`` judges every exercise in ``bleu_lesson.grading.world``, where the
+reference does not exist; this is the judging cell earlier versions sent to the learner's
+kernel (which could borrow the reference or forge the reply), kept here so that tests can
+send a learner's answer through the trusted judge without starting a sandbox. It looks
+the answer up by name, makes the library functions the exercise asks for unavailable
+while the answer runs, calls it on the cases and returns JSON of plain values.
 """
 def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
     import importlib
