@@ -20,18 +20,28 @@ def _lines(folder: Path, name: str) -> list[str]:
     return (folder / f"{STEM}.{name}").read_text(encoding="utf-8").split("\n")[:-1]
 
 
+def _file_lines(folder: Path, name: str) -> list[str]:
+    return (folder / name).read_text(encoding="utf-8").split("\n")[:-1]
+
+
+@functools.cache
+def _sacrebleu_with_references(folder: Path, tokenize: str, refs: tuple[str, ...]):
+    """sacrebleu's BLEU holding the reference files ``refs`` (in ``folder``), which it
+    tokenizes and counts once (its ``references=`` cache) for every system scored against
+    them; one per module and set of references."""
+    import sacrebleu
+
+    return sacrebleu.metrics.BLEU(tokenize=tokenize,
+                                  references=[_file_lines(folder, r) for r in refs])
+
+
 @functools.cache
 def _sacrebleu_rows(folder: Path, tokenize: str, hyp: str, refs: tuple[str, ...]) -> list:
     """sacrebleu's statistics of each segment of the file ``hyp`` against the reference
     files ``refs`` (in ``folder``), counted once per test module: two tests compare the
     shipped counts of zh-en under 13a with these same counts."""
-    import sacrebleu
-
-    def lines(name: str) -> list[str]:
-        return (folder / name).read_text(encoding="utf-8").split("\n")[:-1]
-
-    bleu = sacrebleu.metrics.BLEU(tokenize=tokenize)
-    return bleu._extract_corpus_statistics(lines(hyp), [lines(r) for r in refs])
+    bleu = _sacrebleu_with_references(folder, tokenize, refs)
+    return bleu._extract_corpus_statistics(_file_lines(folder, hyp), None)
 
 
 @pytest.fixture(scope="module")
@@ -163,10 +173,11 @@ def test_chapter_09_tokenizer_tables_equal_sacrebleu_and_the_taught_code(wmt22_d
     data = load_wmt22("en-zh", wmt22_dir, download=False)
     table = bleu_cache.load_bleu_cache().pairs["en-zh"]["tokenizers"][tokenize]
     assert sorted(table) == sorted(data.systems)
-    bleu = sacrebleu.metrics.BLEU(tokenize=tokenize)
-    streams = [list(data.references["A"]), list(data.references["B"])]
+    bleu = sacrebleu.metrics.BLEU(tokenize=tokenize,
+                                  references=[list(data.references["A"]),
+                                              list(data.references["B"])])
     for name, hyps in data.systems.items():
-        rows = bleu._extract_corpus_statistics(list(hyps), streams)
+        rows = bleu._extract_corpus_statistics(list(hyps), None)  # the references it holds
         assert table[name] == [sum(col) for col in zip(*rows, strict=True)], (tokenize, name)
     scorer = BleuScorer(data.references_for("both"), tokenizer=tokenize)
     results = bleu_cache.load_bleu_cache().results(data, "both", scorer)
