@@ -54,18 +54,15 @@ data: venv
 	$(BIN)/bleu-lesson data $(DATA)
 
 # make test runs the whole suite on WORKERS processes (pytest-xdist): each test file (or a
-# part of a long one; the browser tests in a few groups) stays on one worker, the slowest first
+# part of a long one), and tests/e2e as a whole, stays on one worker, the slowest first
 # (tests/conftest.py). Three workers on two cores: much of the suite waits on kernels,
 # sandboxes and the browser, and a third worker fills that time. With PYTEST_ARGS (one
 # file, -k ...) it runs in this process unless WORKERS is given:
 # make test PYTEST_ARGS="-m wmt22" WORKERS=2.
 WORKERS ?= $(if $(strip $(PYTEST_ARGS)),0,3)
 XDIST = $(if $(filter-out 0,$(WORKERS)),-n $(WORKERS) --dist loadfile --no-loadscope-reorder)
-# Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (as on some CI machines):
-# the run starts hundreds of Python processes (kernels, the CLI, tools), each of which would
-# otherwise compile the package again, and pytest rewrites every test module again.
 test: venv
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest $(XDIST) $(PYTEST_ARGS)
+	$(BIN)/pytest $(XDIST) $(PYTEST_ARGS)
 
 e2e: venv
 	$(BIN)/pytest tests/e2e -m e2e $(PYTEST_ARGS)
