@@ -1,4 +1,6 @@
-"""End-to-end fixtures: one JupyterLab server and one headless Chromium for the session.
+"""End-to-end fixtures: one JupyterLab server (``lab``), the lab as ``make lab`` starts it
+(``started``) and one headless Chromium, each started once per session (per worker under
+``make test``, where tests/conftest.py groups the browser tests) and only when a test needs it.
 
 The server serves a temporary copy of ``notebooks/`` with Jupyter settings of its own
 (config, data, runtime, lab settings and workspaces in temporary folders), so neither the
