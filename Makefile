@@ -54,7 +54,7 @@ data: venv
 	$(BIN)/bleu-lesson data $(DATA)
 
 # make test runs the whole suite on WORKERS processes (pytest-xdist): each test file (or a
-# part of a long one), and tests/e2e as a whole, stays on one worker, the slowest first
+# part of a long one; the browser tests in a few groups) stays on one worker, the slowest first
 # (tests/conftest.py). Three workers on two cores: much of the suite waits on kernels,
 # sandboxes and the browser, and a third worker fills that time. With PYTEST_ARGS (one
 # file, -k ...) it runs in this process unless WORKERS is given:

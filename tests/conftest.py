@@ -69,50 +69,64 @@ def _dataset_folder(name: str) -> Path:
 # A group of tests runs on one worker from start to end, in file order: a file's tests share
 # its module and session fixtures, and nbval runs a notebook's cells in order in one kernel
 # (--dist loadfile gives that much without this file). The browser tests share one
-# JupyterLab server and one Chromium (tests/e2e/conftest.py), so tests/e2e is one group.
-# A few long files are split (SPLIT) where their parts share no costly fixture, so that
-# they spread over the workers. The groups that take longest are sent first (make test
-# passes --no-loadscope-reorder), so that no long group starts last while the other workers
-# idle; the order was measured (the slowest groups of a whole run, longest first). A group
-# missing from it runs after these.
+# JupyterLab server and one Chromium per worker (session fixtures of tests/e2e/conftest.py),
+# so they form a few groups (E2E_GROUPS), each long enough to pay for its own server: the
+# book (its own build and web server), the lab as `make lab` starts it, the chapters' Run
+# All in two halves. A few long files are split (SPLIT) where their parts share no costly
+# fixture, so that they spread over the workers. The groups that take longest are sent
+# first (make test passes --no-loadscope-reorder), so that no long group starts last while
+# the other workers idle; the order was measured (the slowest groups of a whole run,
+# longest first; two whole runs on a loaded machine). A group missing from it runs after
+# these.
 SLOWEST_FIRST = (
-    "tests/e2e",
-    "tests/test_run_notebooks.py",
+    "tests/e2e::lab",
     "tests/test_nbgrader.py",
-    "tests/test_contributing_counts.py",
-    "tests/test_agreement.py",
-    "tests/test_vs_nltk.py",
-    "tests/test_ch10_prose.py",
-    "tests/test_taught_code.py",
-    "tests/test_readme_commands.py",
-    "tests/test_wmt22_agreement.py::zh-en",
+    "tests/e2e::book",
+    "tests/e2e::lab-2",
     "tests/test_learner_run_all.py",
-    "tests/test_tok13a.py",
     "tests/test_course.py",
-    "tests/test_wmt22_agreement.py::en-zh",
-    "tests/test_claims_06_10.py",
-    "tests/test_workspace.py",
-    "tests/test_vs_sacrebleu.py",
-    "tests/test_sandbox.py",
+    "tests/test_bleu_cache.py",
+    "tests/test_readme_commands.py",
     "tests/test_exercise_variants.py",
-    "tests/test_sandbox_files.py",
-    "tests/test_check_bounds.py",
-    "notebooks/09_wmt22_case_study.ipynb",
-    "tests/test_cli.py",
-    "tests/test_skip_reasons.py",
+    "tests/test_sandbox.py",
+    "tests/test_taught_code.py",
     "tests/test_jieba.py",
+    "tests/test_tok13a.py",
+    "tests/test_workspace.py",
+    "tests/test_check_bounds.py",
+    "tests/test_vs_sacrebleu.py",
+    "tests/test_vs_nltk.py",
     "tests/test_check_attacks.py",
-    "tests/test_check_data.py",
-    "tests/test_vectorized.py::en-zh",
-    "tests/test_exercises.py",
+    "tests/test_cli.py",
+    "tests/e2e::make-lab",
+    "tests/test_sandbox_files.py",
+    "tests/test_wmt22_agreement.py::en-zh",
+    "tests/test_world_startup.py",
+    "tests/test_run_notebooks.py",
     "tests/test_post2018_cache.py",
-    "tests/test_vectorized.py::zh-en",
-    "tests/test_jieba_cache.py",
     "tests/test_sandbox.py::alone",
-    "notebooks/10_bleu_and_people.ipynb",
+    "tests/test_contributing_counts.py",
+    "tests/test_metric_cache.py",
+    "tests/test_ch10_prose.py",
+    "tests/test_agreement.py",
+    "tests/test_jieba_cache.py",
+    "tests/test_check_data.py",
+    "tests/test_exercises.py",
+    "tests/test_wmt22_agreement.py::zh-en",
+    "tests/test_nbschema.py",
+    "notebooks/09_wmt22_case_study.ipynb",
+    "tests/test_skip_reasons.py",
+    "tests/test_properties.py",
+    "tests/test_vectorized.py::en-zh",
+    "tests/test_agreement_widget.py",
+    "tests/test_vectorized.py::zh-en",
+    "tests/test_datasets.py",
     "tests/test_significance.py",
-    "tests/test_student_safety.py",
-    "tests/test_vectorized.py",
+    "tests/test_claims_06_10.py",
+    "tests/test_run_benchmarks.py",
+    "tests/test_check_value_kind.py",
+    "tests/test_bootstrap_cache.py",
+    "notebooks/10_bleu_and_people.ipynb",
 )
 
 # file -> {group suffix: the test-id fragments whose tests form that group}; a test of the
@@ -129,14 +143,42 @@ SPLIT = {
 }
 
 
+#: e2e file -> its group; the chapters' Run All (test_chapters_in_browser.py) goes to
+#: ``tests/e2e::lab`` with the other tests of the `lab` fixture, except the chapters of
+#: E2E_SECOND_LAB, which run on a second server so that the two halves spread over the workers.
+E2E_GROUPS = {
+    "tests/e2e/test_book.py": "tests/e2e::book",
+    "tests/e2e/test_lab_start_url.py": "tests/e2e::make-lab",
+    "tests/e2e/test_no_disconnected_icon.py": "tests/e2e::make-lab",
+}
+E2E_SECOND_LAB = ("[07_", "[08_", "[09_", "[10_")
+
+
+def e2e_group(nodeid: str) -> str:
+    """The group of a browser test (one of E2E_GROUPS, else ``tests/e2e::lab``).
+
+    >>> e2e_group("tests/e2e/test_book.py::test_x[a::b]")
+    'tests/e2e::book'
+    >>> e2e_group("tests/e2e/test_chapters_in_browser.py::test_chapter_runs[09_wmt22]")
+    'tests/e2e::lab-2'
+    >>> e2e_group("tests/e2e/test_first_view.py::test_the_start_page_lists_every_chapter")
+    'tests/e2e::lab'
+    """
+    path = nodeid.split("::", 1)[0]
+    if path == "tests/e2e/test_chapters_in_browser.py" and any(
+            chapter in nodeid for chapter in E2E_SECOND_LAB):
+        return "tests/e2e::lab-2"
+    return E2E_GROUPS.get(path, "tests/e2e::lab")
+
+
 def worker_group(nodeid: str) -> str:
-    """The group a test id runs in: ``tests/e2e`` for the browser tests, a part of a file
+    """The group a test id runs in: ``e2e_group`` for the browser tests, a part of a file
     that SPLIT names, else its file.
 
     >>> worker_group("notebooks/02_ngrams.ipynb::Cell 3")
     'notebooks/02_ngrams.ipynb'
     >>> worker_group("tests/e2e/test_book.py::test_x[a::b]")
-    'tests/e2e'
+    'tests/e2e::book'
     >>> worker_group("tests/test_wmt22_agreement.py::test_corpus_bleu_equals_sacrebleu[en-zh-A-x]")
     'tests/test_wmt22_agreement.py::en-zh'
     >>> worker_group("tests/test_vectorized.py::test_hand_counted_example")
@@ -144,7 +186,7 @@ def worker_group(nodeid: str) -> str:
     """
     path = nodeid.split("::", 1)[0]
     if path.startswith("tests/e2e/"):
-        return "tests/e2e"
+        return e2e_group(nodeid)
     for part, fragments in SPLIT.get(path, {}).items():
         if any(fragment in nodeid for fragment in fragments):
             return f"{path}::{part}"

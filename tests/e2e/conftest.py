@@ -1,4 +1,6 @@
-"""End-to-end fixtures: one JupyterLab server and one headless Chromium for the session.
+"""End-to-end fixtures: one JupyterLab server (``lab``), the lab as ``make lab`` starts it
+(``started``) and one headless Chromium, each started once per session (per worker under
+``make test``, where tests/conftest.py groups the browser tests) and only when a test needs it.
 
 The server serves a temporary copy of ``notebooks/`` with Jupyter settings of its own
 (config, data, runtime, lab settings and workspaces in temporary folders), so neither the
@@ -23,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -196,6 +199,58 @@ def _check_kernel(lab: Lab) -> None:
     assert Path(found).absolute().parent == ours.parent, (
         f"the python3 kernel runs {argv0} ({found}), not the tests' Python {ours}: "
         "run `make venv` (it installs the venv's python3 kernel)")
+
+
+# --- the lab as `make lab` starts it ---------------------------------------------
+
+_LAB_PRINTED = re.compile(r"http://127\.0\.0\.1:\d+/\S*token=\w+")
+
+
+@pytest.fixture(scope="session")
+def started(tmp_path_factory):
+    """`python -m bleu_lesson.grading.workspace --lab -- --no-browser ...` running (the lab
+    ``make lab`` starts); its port and the URL it printed. One for the session: the tests of
+    its start URL and of the learner's first view share it."""
+    base = tmp_path_factory.mktemp("lab-start")
+    course = base / "notebooks"
+    shutil.copytree(ROOT / "notebooks", course,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    env = {**os.environ,
+           "JUPYTER_CONFIG_DIR": str(base / "config"), "JUPYTER_DATA_DIR": str(base / "data"),
+           "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(base / "lab-settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
+           "IPYTHONDIR": str(base / "ipython"), "PYTHONUNBUFFERED": "1"}
+    env.pop("JUPYTER_TOKEN", None)
+    port = _free_port()
+    log = base / "lab.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bleu_lesson.grading.workspace", "--course", str(course),
+             "--workspace", str(base / "workspace"), "--lab", "--", "--no-browser",
+             f"--ServerApp.port={port}", "--ServerApp.ip=127.0.0.1",
+             "--ServerApp.port_retries=0"],
+            env=env, cwd=base, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        printed = None
+        while time.monotonic() < deadline and proc.poll() is None and printed is None:
+            found = _LAB_PRINTED.search(log.read_text(encoding="utf-8", errors="replace"))
+            printed = found.group(0) if found else None
+            time.sleep(0.3)
+        if printed is None:
+            pytest.fail("the lab printed no URL within 90 s:\n"
+                        + log.read_text(encoding="utf-8", errors="replace")[-3000:])
+        yield port, printed
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the session this fixture started, by its id
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 # --- the browser ---------------------------------------------------------------------

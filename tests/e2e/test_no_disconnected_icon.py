@@ -13,7 +13,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from test_chapters_in_browser import _wait_for_widgets
-from test_lab_start_url import started  # noqa: F401  (the lab as make lab starts it)
 
 pytestmark = pytest.mark.e2e
 
@@ -26,7 +25,7 @@ _ICONS = """() => [...document.querySelectorAll('.jp-Notebook .jupyter-widgets-d
 
 
 @pytest.mark.parametrize("name", ["04_brevity_penalty.ipynb", "06_bleu_multi_reference.ipynb"])
-def test_an_unrun_chapter_shows_no_disconnected_icon(name, started, browser):  # noqa: F811
+def test_an_unrun_chapter_shows_no_disconnected_icon(name, started, browser):
     port, printed = started
     token = parse_qs(urlsplit(printed).query)["token"][0]
     context = browser.new_context(viewport={"width": 1440, "height": 900})
