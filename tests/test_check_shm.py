@@ -17,6 +17,7 @@ rows were ``error`` (the kernel ended itself) while the honest row passed.
 from __future__ import annotations
 
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -137,6 +138,15 @@ for name, nr, args in (("add_key", 248, (b"user", b"bleu-lesson-probe", b"x", 1,
                        ("request_key", 249, (b"user", b"bleu-lesson-probe", None, 0)),
                        ("keyctl", 250, (0, -4, 0))):  # KEYCTL_GET_KEYRING_ID
     print(name, libc.syscall(nr, *args), ctypes.get_errno() == errno.EPERM)
+fd = os.open(os.__file__, os.O_RDONLY)
+for name, call in (("fadvise", lambda: os.posix_fadvise(fd, 0, 4096, os.POSIX_FADV_DONTNEED)),
+                   ("nowait", lambda: os.preadv(fd, [bytearray(1)], 0, os.RWF_NOWAIT))):
+    try:
+        call()
+        print(name, "allowed")
+    except PermissionError:
+        print(name, "EPERM")
+print("pread", len(os.pread(fd, 16, 0)))
 """
 
 
@@ -145,9 +155,10 @@ def test_inside_the_sandbox_the_calls_fail_with_eperm_and_ordinary_memory_works(
     with sandbox.Sandbox() as box:
         proc = box.start([sys.executable, "-I", "-c", PROBE], stdout=subprocess.PIPE)
         out, _ = proc.communicate(timeout=60)
-    assert out.decode().split("\n")[:8] == ["shmget -1 True", "memfd EPERM", "mmap 1",
+    assert out.decode().split("\n")[:11] == ["shmget -1 True", "memfd EPERM", "mmap 1",
                                             "sndbuf EPERM", "socket hi", "add_key -1 True",
-                                            "request_key -1 True", "keyctl -1 True"], out
+                                            "request_key -1 True", "keyctl -1 True",
+                                            "fadvise EPERM", "nowait EPERM", "pread 16"], out
 
 
 def _run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> int:
@@ -181,6 +192,15 @@ def _run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> 
     (249, 0xC000003E, 0x00050001),  # request_key
     (250, 0xC000003E, 0x00050001),  # keyctl
     (251, 0xC000003E, 0x7FFF0000),  # ioprio_set, the number after keyctl: allowed
+    (27, 0xC000003E, 0x00050001),  # mincore: which pages of a mapping are cached
+    (187, 0xC000003E, 0x00050001),  # readahead
+    (221, 0xC000003E, 0x00050001),  # fadvise64 (POSIX_FADV_DONTNEED evicts)
+    (327, 0xC000003E, 0x00050001),  # preadv2 (RWF_NOWAIT: fails unless cached)
+    (328, 0xC000003E, 0x00050001),  # pwritev2
+    (451, 0xC000003E, 0x00050001),  # cachestat
+    (295, 0xC000003E, 0x7FFF0000),  # preadv: allowed
+    (17, 0xC000003E, 0x7FFF0000),  # pread64: allowed
+    (73, 0xC000003E, 0x7FFF0000),  # flock: allowed in the kernel (denied in the world)
     (0x40000000 | 29, 0xC000003E, 0x00050001),  # x32 shmget
     (0x40000000 | 0, 0xC000003E, 0x00050001),  # any x32 call
     (117, 0x40000003, 0x00050001),  # i386 ipc() via int 0x80: another ABI, all denied
@@ -209,3 +229,56 @@ def test_the_filter_denies_raising_socket_buffers(args, expected):
     16 MiB: kernel memory in no process's RSS. setsockopt (54 on x86_64) with SOL_SOCKET (1)
     and a buffer size option is denied; other options are not."""
     assert _run_bpf(seccomp.shm_filter() or b"", 54, 0xC000003E, args) == expected
+
+
+
+@pytest.mark.skipif(seccomp.shm_filter() is None, reason="the filter is x86_64's")
+@pytest.mark.parametrize(("nr", "args", "kernel", "world"), [
+    (28, (0, 4096, 21), 0x00050001, 0x00050001),   # madvise MADV_PAGEOUT: denied
+    (28, (0, 4096, 20), 0x00050001, 0x00050001),   # MADV_COLD
+    (28, (0, 4096, 4), 0x7FFF0000, 0x7FFF0000),    # MADV_DONTNEED (no eviction): allowed
+    (73, (3, 1), 0x7FFF0000, 0x00050001),          # flock: the world only
+    (72, (3, 5), 0x7FFF0000, 0x00050001),          # fcntl F_GETLK
+    (72, (3, 6), 0x7FFF0000, 0x00050001),          # F_SETLK
+    (72, (3, 7), 0x7FFF0000, 0x00050001),          # F_SETLKW
+    (72, (3, 36), 0x7FFF0000, 0x00050001),         # F_OFD_GETLK
+    (72, (3, 37), 0x7FFF0000, 0x00050001),         # F_OFD_SETLK
+    (72, (3, 38), 0x7FFF0000, 0x00050001),         # F_OFD_SETLKW
+    (72, (3, 3), 0x7FFF0000, 0x7FFF0000),          # F_GETFL: allowed
+    (72, (3, 1), 0x7FFF0000, 0x7FFF0000),          # F_GETFD: allowed
+    (54, (3, 1, 7), 0x00050001, 0x00050001),       # setsockopt SO_SNDBUF, as before
+    (54, (3, 6, 7), 0x7FFF0000, 0x7FFF0000),       # another level: allowed
+])
+def test_the_page_cache_and_the_worlds_file_locks_are_out_of_reach(nr, args, kernel, world):
+    """A seventh hostile review carried the reference's source from the kernel to the
+    judging world in the page cache (evict with fadvise or madvise, probe with preadv2's
+    RWF_NOWAIT or mincore) and between submissions in byte-range locks on a shared file."""
+    assert _run_bpf(seccomp.shm_filter() or b"", nr, 0xC000003E, args) == kernel
+    assert _run_bpf(seccomp.shm_filter(world=True) or b"", nr, 0xC000003E, args) == world
+
+
+WORLD_PROBE = """import errno, fcntl, os, struct
+fd = os.open(os.__file__, os.O_RDONLY)
+for name, call in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+                   ("getlk", lambda: fcntl.fcntl(fd, fcntl.F_GETLK,
+                                                 struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 1, 0))),
+                   ("fadvise", lambda: os.posix_fadvise(fd, 0, 4096, os.POSIX_FADV_DONTNEED))):
+    try:
+        call()
+        print(name, "allowed")
+    except PermissionError:
+        print(name, "EPERM")
+print("getfl", fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY)
+"""
+
+
+@BWRAP
+def test_in_the_judging_world_file_locks_and_the_page_cache_are_refused():
+    """The world's sandbox (``bare``) loads the world's filter: the lock channel between a
+    concurrent submission's kernel and this world, and the page cache, are closed there."""
+    with sandbox.Sandbox(bare=True) as box:
+        proc = box.start([os.path.realpath(sys.executable), "-I", "-S", "-c", WORLD_PROBE],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = proc.communicate(timeout=60)
+    assert out.decode().split("\n")[:4] == ["flock EPERM", "getlk EPERM", "fadvise EPERM",
+                                            "getfl True"], (out, err[-500:])

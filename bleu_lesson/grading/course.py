@@ -174,19 +174,22 @@ def _metadata_chapter(nb: dict) -> str | None:
 
 
 def _file_chapter(name: str) -> str | None:
-    """The chapter a file name says: its last ``NN_`` that starts the name or follows a
-    separator and precedes a letter (``04_brevity_penalty``, ``alice_04_brevity_penalty``),
-    else a two-digit ``NN``, ``chNN`` or ``hwNN`` standing alone between separators
-    (``alice_06``, ``alice_ch06``, ``hw06``).
+    """The chapter a file name says: its first ``NN_`` that starts the name or follows a
+    separator and precedes a letter (``04_brevity_penalty``, ``alice_04_brevity_penalty``;
+    a later one is a version or a date: ``04_alice_v2_12_final``), else a two-digit ``NN``,
+    ``chNN`` or ``hwNN`` standing alone between separators (``alice_06``, ``alice_ch06``,
+    ``hw06``).
 
     >>> [_file_chapter(n) for n in ("alice_04_brevity.ipynb", "hw06.ipynb", "bob-ch10.ipynb",
     ...                             "alice_06.ipynb", "report_2024.ipynb", "notes.ipynb")]
     ['04', '06', '10', '06', None, None]
+    >>> _file_chapter("04_honest_alice_v2_12_final.ipynb")
+    '04'
     """
     stem = Path(name).stem
     found = re.findall(r"(?:^|[_\-\s.])(\d\d)_(?=[^\W\d_])", stem)
     if found:
-        return found[-1]
+        return found[0]
     alone = re.findall(r"(?:^|[_\-\s.])(?:ch|hw|chapter)?(\d\d)(?=$|[_\-\s.])", stem, re.I)
     return alone[-1] if alone else None
 

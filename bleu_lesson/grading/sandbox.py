@@ -588,18 +588,19 @@ class Sandbox:
         """Start ``argv`` in the sandbox (its own session: one group to kill; stdin
         ``/dev/null`` unless given). Under bubblewrap the command runs under the seccomp
         filter of ``bleu_lesson.grading.seccomp`` (no System V shared memory, no memory
-        files), handed to bubblewrap on a pipe."""
+        files, no key store, no look into the page cache; in a bare sandbox, the judging
+        world, no file locks), handed to bubblewrap on a pipe."""
         if self.proc is not None or self.killed:
             raise RuntimeError("this sandbox already ran a command, or was killed")
         popen.setdefault("stdin", subprocess.DEVNULL)
-        program = shm_filter() if self.kind == "bwrap" else None
+        program = shm_filter(world=self.bare) if self.kind == "bwrap" else None
         if program is None:
             self.proc = subprocess.Popen(self.command(argv), env=self.environment(),
                                          cwd=self.nbdir, start_new_session=True, **popen)
             return self.proc
         read, write = os.pipe()
         try:
-            os.write(write, program)  # 88 bytes: far below a pipe's buffer, never blocks
+            os.write(write, program)  # a few hundred bytes: far below a pipe's buffer
             os.close(write)
             write = -1
             self.proc = subprocess.Popen(self.command(argv, seccomp_fd=read),

@@ -14,31 +14,41 @@ queued in a socket is in no RSS either), nor touch the kernel's key store (``add
 kernel added outlived its sandbox and a judging world read it back (a hostile review
 passed the answer key's source from the learner's kernel to the world, and from one
 submission to another, this way; Docker's default profile denies the three calls too).
-Every other system call is allowed.
+Nor may it look into or steer the page cache (``mincore``, ``cachestat``, ``fadvise64``,
+``readahead``, ``preadv2``/``pwritev2``, whose ``RWF_NOWAIT`` says whether a page is
+cached, and ``madvise``'s ``MADV_COLD``/``MADV_PAGEOUT``): the kernel and the judging world
+read the same files, so a seventh hostile review evicted and loaded pages of a large file
+in the kernel (where the reference exists) and read the bits back in the world. In the
+judging world (``world=True``) the file locks are denied as well (``flock``, and ``fcntl``'s
+lock commands): locks belong to a file, not a namespace, and a concurrent submission's
+kernel had spelled the reference's source in byte-range locks on a shared file for another
+submission's world to query. Every other system call is allowed. What is left is timing:
+a world can still time its reads of a file the kernel has read; docs/instructor.md says so.
 
 ``shm_filter()`` returns the classic BPF program bubblewrap loads with ``--seccomp FD``:
 an array of ``struct sock_filter`` (``u16 code, u8 jt, u8 jf, u32 k``, native byte order)
 run on ``struct seccomp_data`` (``int nr`` at offset 0, ``u32 arch`` at 4, ``u64 args[6]``
 from 16)::
 
-    0  ld  [4]                          arch
-    1  jeq #0xC000003E  -> 2, else 20    AUDIT_ARCH_X86_64 (i386 via int 0x80: all denied)
-    2  ld  [0]                          nr
-    3  jge #0x40000000  -> 20            the x32 ABI (same arch, bit 30 set): denied
-    4-10 jeq shmget, shmat, memfd_create, memfd_secret, add_key, request_key, keyctl -> 20
-    11 jeq #54 (setsockopt) -> 12, else 19
-    12 ld  [24]                         level (args[1], low 32 bits)
-    13 jeq #1 (SOL_SOCKET)  -> 14, else 19
-    14 ld  [32]                         optname (args[2], low 32 bits)
-    15-18 jeq SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE  -> 20
-    19 ret #0x7FFF0000                   SECCOMP_RET_ALLOW
-    20 ret #0x00050001                   SECCOMP_RET_ERRNO | EPERM
+    ld  [4]                              arch
+    jeq #0xC000003E, else deny           AUDIT_ARCH_X86_64 (i386 via int 0x80: all denied)
+    ld  [0]                              nr
+    jge #0x40000000 -> deny              the x32 ABI (same arch, bit 30 set): denied
+    jeq <each of DENIED> -> deny         (and WORLD_DENIED in the world)
+    for each call of ARGUMENTS (setsockopt, madvise; fcntl in the world):
+        jeq <nr>, else the next call
+        ld  [16 + 8 * g]; jeq <v>, else allow    each gate (setsockopt: level SOL_SOCKET)
+        ld  [16 + 8 * i]                 the argument (its low 32 bits)
+        jeq <each refused value> -> deny
+        ret allow
+    ret #0x7FFF0000  (allow)             SECCOMP_RET_ALLOW
+    ret #0x00050001  (deny)              SECCOMP_RET_ERRNO | EPERM
 
 The numbers are x86_64's: on any other machine (or a 32-bit Python) there is no filter
 (``None``) and docs/instructor.md says what that leaves open.
 
 >>> program = shm_filter()
->>> program is None or len(program) == 21 * 8
+>>> program is None or len(program) == 33 * 8
 True
 """
 
@@ -48,7 +58,7 @@ import errno
 import platform
 import struct
 
-__all__ = ["DENIED", "shm_filter"]
+__all__ = ["DENIED", "WORLD_DENIED", "shm_filter"]
 
 AUDIT_ARCH_X86_64 = 0xC000003E
 X32_SYSCALL_BIT = 0x40000000
@@ -59,16 +69,32 @@ BPF_LD_W_ABS = 0x00 | 0x00 | 0x20  # BPF_LD | BPF_W | BPF_ABS
 BPF_JEQ_K = 0x05 | 0x10 | 0x00  # BPF_JMP | BPF_JEQ | BPF_K
 BPF_JGE_K = 0x05 | 0x30 | 0x00  # BPF_JMP | BPF_JGE | BPF_K
 BPF_RET_K = 0x06 | 0x00  # BPF_RET | BPF_K
-#: x86_64 system calls that make memory outside every process's RSS and every sized mount,
-#: and those of the kernel's key store, which outlives a sandbox (keyrings are per uid)
+#: x86_64 system calls denied in every sandbox: memory outside every process's RSS and
+#: every sized mount; the kernel's key store, which outlives a sandbox (keyrings are per
+#: uid); and the page cache's state, which two sandboxes reading one file share
 DENIED = {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447,
-          "add_key": 248, "request_key": 249, "keyctl": 250}
-#: setsockopt(fd, SOL_SOCKET, one of these, ...) is denied too: a socket buffer raised to
-#: 16 MiB holds kernel memory in no process's RSS (a hostile cell queued 1.5 GiB this way);
-#: the default buffers (~200 KiB) stay, so sockets work as before
+          "add_key": 248, "request_key": 249, "keyctl": 250,
+          "mincore": 27, "readahead": 187, "fadvise64": 221, "preadv2": 327, "pwritev2": 328,
+          "cachestat": 451}
+#: and in the judging world: whole-file locks, which belong to a file, not a namespace
+WORLD_DENIED = {"flock": 73}
+#: calls denied only with some arguments: (name, nr, [(argument index, value)...] that must
+#: all hold, (argument index, refused values))
 SETSOCKOPT = 54
 SOL_SOCKET = 1
 BUFFER_OPTIONS = {"SO_SNDBUF": 7, "SO_RCVBUF": 8, "SO_SNDBUFFORCE": 32, "SO_RCVBUFFORCE": 33}
+#: setsockopt(fd, SOL_SOCKET, one of BUFFER_OPTIONS, ...): a socket buffer raised to 16 MiB
+#: holds kernel memory in no process's RSS (a hostile cell queued 1.5 GiB this way); the
+#: default buffers (~200 KiB) stay, so sockets work as before. madvise(addr, len,
+#: MADV_COLD or MADV_PAGEOUT) pushes a file's pages out of the cache.
+ARGUMENTS: list[tuple[str, int, list[tuple[int, int]], tuple[int, tuple[int, ...]]]] = [
+    ("setsockopt", SETSOCKOPT, [(1, SOL_SOCKET)], (2, tuple(BUFFER_OPTIONS.values()))),
+    ("madvise", 28, [], (2, (20, 21))),
+]
+#: fcntl(fd, F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW), in the world
+WORLD_ARGUMENTS: list[tuple[str, int, list[tuple[int, int]], tuple[int, tuple[int, ...]]]] = [
+    ("fcntl", 72, [], (1, (5, 6, 7, 36, 37, 38))),
+]
 #: struct seccomp_data: int nr, u32 arch, u64 instruction_pointer, u64 args[6]
 ARG_OFFSET = 16
 
@@ -77,8 +103,10 @@ def _op(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def shm_filter() -> bytes | None:
-    """The BPF program (bytes) that denies ``DENIED`` with EPERM, or None off x86_64.
+def shm_filter(world: bool = False) -> bytes | None:
+    """The BPF program (bytes) that denies ``DENIED`` (and, for the judging world,
+    ``WORLD_DENIED``), and the calls of ``ARGUMENTS`` (``WORLD_ARGUMENTS``) with a refused
+    argument, with EPERM; or None off x86_64.
 
     >>> program = shm_filter()
     >>> program is None or program[-8:] == struct.pack("=HBBI", 0x06, 0, 0, 0x00050001)
@@ -87,28 +115,37 @@ def shm_filter() -> bytes | None:
     if platform.machine() != "x86_64" or struct.calcsize("P") != 8:
         return None
     deny = SECCOMP_RET_ERRNO | errno.EPERM
-    # (code, k, true-target, false-target): targets are labels, "next" the next instruction
-    prog: list[tuple[int, int, str, str]] = [
-        (BPF_LD_W_ABS, 4, "", ""),
-        (BPF_JEQ_K, AUDIT_ARCH_X86_64, "next", "deny"),
-        (BPF_LD_W_ABS, 0, "", ""),
-        (BPF_JGE_K, X32_SYSCALL_BIT, "deny", "next"),
-        *[(BPF_JEQ_K, nr, "deny", "next") for nr in DENIED.values()],
-        (BPF_JEQ_K, SETSOCKOPT, "next", "allow"),
-        (BPF_LD_W_ABS, ARG_OFFSET + 8 * 1, "", ""),      # level (low 32 bits)
-        (BPF_JEQ_K, SOL_SOCKET, "next", "allow"),
-        (BPF_LD_W_ABS, ARG_OFFSET + 8 * 2, "", ""),      # optname (low 32 bits)
-        *[(BPF_JEQ_K, opt, "deny", "next") for opt in BUFFER_OPTIONS.values()],
-        (BPF_RET_K, SECCOMP_RET_ALLOW, "allow", ""),
-        (BPF_RET_K, deny, "deny", ""),
+    denied = [*DENIED.values(), *(WORLD_DENIED.values() if world else ())]
+    checked = [*ARGUMENTS, *(WORLD_ARGUMENTS if world else ())]
+    # (code, k, true-target, false-target, label): targets are labels ("next": the next
+    # instruction); a return instruction's label is its true-target
+    prog: list[tuple[int, int, str, str, str]] = [
+        (BPF_LD_W_ABS, 4, "", "", ""),
+        (BPF_JEQ_K, AUDIT_ARCH_X86_64, "next", "deny", ""),
+        (BPF_LD_W_ABS, 0, "", "", ""),
+        (BPF_JGE_K, X32_SYSCALL_BIT, "deny", "next", ""),
+        *[(BPF_JEQ_K, nr, "deny", "next", "") for nr in denied],
     ]
-    where = {label: i for i, (code, _, label, _) in enumerate(prog) if code == BPF_RET_K}
+    for i, (_, nr, gates, (arg, values)) in enumerate(checked):
+        prog.append((BPF_JEQ_K, nr, "next", f"call{i + 1}", f"call{i}"))
+        for gate, value in gates:  # each must hold, else the call is allowed
+            prog += [(BPF_LD_W_ABS, ARG_OFFSET + 8 * gate, "", "", ""),
+                     (BPF_JEQ_K, value, "next", "allow", "")]
+        prog += [
+            (BPF_LD_W_ABS, ARG_OFFSET + 8 * arg, "", "", ""),      # low 32 bits
+            *[(BPF_JEQ_K, value, "deny", "next", "") for value in values],
+            (BPF_RET_K, SECCOMP_RET_ALLOW, "", "", ""),
+        ]
+    prog += [(BPF_RET_K, SECCOMP_RET_ALLOW, "", "", f"call{len(checked)}"),
+             (BPF_RET_K, deny, "", "", "deny")]
+    where = {label: i for i, (*_, label) in enumerate(prog) if label}
+    where["allow"] = len(prog) - 2
 
     def offset(i: int, target: str) -> int:
         return 0 if target == "next" else where[target] - (i + 1)
 
     body = []
-    for i, (code, k, yes, no) in enumerate(prog):
+    for i, (code, k, yes, no, _) in enumerate(prog):
         if code in (BPF_JEQ_K, BPF_JGE_K):
             body.append(_op(code, k, jt=offset(i, yes), jf=offset(i, no)))
         else:
