@@ -246,13 +246,21 @@ def test_the_filter_denies_raising_socket_buffers(args, expected):
     (72, (3, 38), 0x7FFF0000, 0x00050001),         # F_OFD_SETLKW
     (72, (3, 3), 0x7FFF0000, 0x7FFF0000),          # F_GETFL: allowed
     (72, (3, 1), 0x7FFF0000, 0x7FFF0000),          # F_GETFD: allowed
+    (437, (3, 0, 0, 0), 0x7FFF0000, 0x00050001),   # openat2 (RESOLVE_CACHED): the world only
+    (157, (4, 1), 0x7FFF0000, 0x00050001),         # prctl PR_SET_DUMPABLE 1: the world only
+    (157, (4, 2), 0x7FFF0000, 0x00050001),         # PR_SET_DUMPABLE 2 (SUID_DUMP_ROOT)
+    (157, (4, 0), 0x7FFF0000, 0x7FFF0000),         # undumpable: allowed (the world does it)
+    (157, (1, 1), 0x7FFF0000, 0x7FFF0000),         # PR_SET_PDEATHSIG: allowed
     (54, (3, 1, 7), 0x00050001, 0x00050001),       # setsockopt SO_SNDBUF, as before
     (54, (3, 6, 7), 0x7FFF0000, 0x7FFF0000),       # another level: allowed
 ])
-def test_the_page_cache_and_the_worlds_file_locks_are_out_of_reach(nr, args, kernel, world):
+def test_the_caches_and_the_worlds_file_locks_are_out_of_reach(nr, args, kernel, world):
     """A seventh hostile review carried the reference's source from the kernel to the
     judging world in the page cache (evict with fadvise or madvise, probe with preadv2's
-    RWF_NOWAIT or mincore) and between submissions in byte-range locks on a shared file."""
+    RWF_NOWAIT or mincore) and between submissions in byte-range locks on a shared file;
+    an eighth, in the directory cache (openat2's RESOLVE_CACHED on missing names the
+    kernel had stat()ed) and in /proc/self/pagemap (readable once the world made itself
+    dumpable again)."""
     assert _run_bpf(seccomp.shm_filter() or b"", nr, 0xC000003E, args) == kernel
     assert _run_bpf(seccomp.shm_filter(world=True) or b"", nr, 0xC000003E, args) == world
 

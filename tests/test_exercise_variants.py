@@ -23,6 +23,7 @@ import math
 import random
 import re
 import statistics
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -70,8 +71,9 @@ def right_clipped(candidate, references, n):
 
 def _bleu(candidate, references, *, split=str.split, lower=True, combine="max",
           closest=right_closest, bp=right_bp, mean="geo", orders=4, effective=False,
-          smooth=None):
-    fold = (lambda t: t.lower()) if lower else (lambda t: t)
+          smooth=None, fold=None):
+    if fold is None:
+        fold = (lambda t: t.lower()) if lower else (lambda t: t)
     cand = split(fold(candidate))
     refs = [split(fold(r)) for r in references]
     ps, ws = [], []
@@ -289,6 +291,11 @@ WRONG = {
         "arithmetic mean": lambda c, refs: _bleu(c, refs, mean="arith"),
         "three orders": lambda c, refs: _bleu(c, refs, orders=3),
         "no lowercasing": lambda c, refs: _bleu(c, refs, lower=False),
+        # an eighth hostile review's finds: other case mappings
+        "casefold, not lower": lambda c, refs: _bleu(c, refs, fold=str.casefold),
+        "upper case, not lower": lambda c, refs: _bleu(c, refs, fold=str.upper),
+        "NFKC, then lower": lambda c, refs: _bleu(
+            c, refs, fold=lambda t: unicodedata.normalize("NFKC", t).lower()),
         "ASCII whitespace only": lambda c, refs: _bleu(c, refs, split=ascii_split),
         "13a-like punctuation split": lambda c, refs: _bleu(
             c, refs, split=lambda t: re.findall(r"\w+|[^\w\s]", t)),
@@ -426,6 +433,19 @@ def test_hidden_cases_cover_the_domain():
     assert any(len(c[0]) == 0 for c in ex["6.1"].hidden_cases(rng))
     assert any(len(c[0].split()) >= 200 for c in ex["6.1"].hidden_cases(rng))
     assert any(len(c[0]) >= 30 for c in ex["10.2"].hidden_cases(rng))
+
+
+def test_4_1_never_judges_c_equal_r_equal_0_where_the_tools_disagree():
+    """Section 2.2's formula defines BP for c = 0 only with r > 0; at c = r = 0 NLTK gives 0
+    and sacrebleu 1, so an eighth hostile review's `if c == 0: return 0.0` (NLTK's order)
+    is not a wrong rule, and no draw asks for that case."""
+    from nltk.translate.bleu_score import brevity_penalty as nltk_bp
+    from sacrebleu.metrics.bleu import BLEU
+
+    assert nltk_bp(0, 0) == 0 and BLEU.compute_bleu([0] * 4, [0] * 4, 0, 0).bp == 1.0
+    ex = exercises.EXERCISES["4.1"]
+    assert all(case != (0, 0) for seed in SEEDS
+               for case in [*ex.cases, *ex.hidden_cases(random.Random(seed))])
 
 
 

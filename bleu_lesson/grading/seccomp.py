@@ -22,8 +22,11 @@ in the kernel (where the reference exists) and read the bits back in the world. 
 judging world (``world=True``) the file locks are denied as well (``flock``, and ``fcntl``'s
 lock commands): locks belong to a file, not a namespace, and a concurrent submission's
 kernel had spelled the reference's source in byte-range locks on a shared file for another
-submission's world to query. Every other system call is allowed. What is left is timing:
-a world can still time its reads of a file the kernel has read; docs/instructor.md says so.
+submission's world to query; so are ``openat2`` (its ``RESOLVE_CACHED`` reads the directory
+cache) and making itself dumpable again (``prctl(PR_SET_DUMPABLE, 1)``, which reopens
+``/proc/self/pagemap``; the world's worker makes itself undumpable first). Every other
+system call is allowed; what no filter can close (a world timing its reads of a file the
+kernel has read) is in docs/instructor.md.
 
 ``shm_filter()`` returns the classic BPF program bubblewrap loads with ``--seccomp FD``:
 an array of ``struct sock_filter`` (``u16 code, u8 jt, u8 jf, u32 k``, native byte order)
@@ -35,7 +38,7 @@ from 16)::
     ld  [0]                              nr
     jge #0x40000000 -> deny              the x32 ABI (same arch, bit 30 set): denied
     jeq <each of DENIED> -> deny         (and WORLD_DENIED in the world)
-    for each call of ARGUMENTS (setsockopt, madvise; fcntl in the world):
+    for each call of ARGUMENTS (setsockopt, madvise; fcntl and prctl in the world):
         jeq <nr>, else the next call
         ld  [16 + 8 * g]; jeq <v>, else allow    each gate (setsockopt: level SOL_SOCKET)
         ld  [16 + 8 * i]                 the argument (its low 32 bits)
@@ -76,8 +79,11 @@ DENIED = {"shmget": 29, "shmat": 30, "memfd_create": 319, "memfd_secret": 447,
           "add_key": 248, "request_key": 249, "keyctl": 250,
           "mincore": 27, "readahead": 187, "fadvise64": 221, "preadv2": 327, "pwritev2": 328,
           "cachestat": 451}
-#: and in the judging world: whole-file locks, which belong to a file, not a namespace
-WORLD_DENIED = {"flock": 73}
+#: and in the judging world: whole-file locks, which belong to a file, not a namespace, and
+#: openat2, whose RESOLVE_CACHED tells whether a name (even a missing one) is in the
+#: kernel's directory cache, which the kernel's sandbox shares (an eighth hostile review
+#: spelled the reference in stat()s of missing names there)
+WORLD_DENIED = {"flock": 73, "openat2": 437}
 #: calls denied only with some arguments: (name, nr, [(argument index, value)...] that must
 #: all hold, (argument index, refused values))
 SETSOCKOPT = 54
@@ -92,8 +98,12 @@ ARGUMENTS: list[tuple[str, int, list[tuple[int, int]], tuple[int, tuple[int, ...
     ("madvise", 28, [], (2, (20, 21))),
 ]
 #: fcntl(fd, F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW), in the world
+#: and prctl(PR_SET_DUMPABLE, 1 or 2): a world that makes itself dumpable again can read
+#: its own /proc/self/pagemap, whose "present" bits showed which pages of a shared file the
+#: kernel had loaded (fault-around maps a block's cached pages together)
 WORLD_ARGUMENTS: list[tuple[str, int, list[tuple[int, int]], tuple[int, tuple[int, ...]]]] = [
     ("fcntl", 72, [], (1, (5, 6, 7, 36, 37, 38))),
+    ("prctl", 157, [(0, 4)], (1, (1, 2))),  # PR_SET_DUMPABLE to 1 or 2; 0 stays allowed
 ]
 #: struct seccomp_data: int nr, u32 arch, u64 instruction_pointer, u64 args[6]
 ARG_OFFSET = 16

@@ -20,7 +20,9 @@ EXPLORERS: tuple[str, ...] = ('BrevityExplorer',)
 
 
 def _hidden_bp(rng: random.Random) -> list[tuple]:
-    """Every draw holds: an empty candidate, c = r, c > r, c < r with small and with large
+    """Every draw holds: an empty candidate (against a non-empty reference: section 2.2's
+    formula leaves c = r = 0 undefined, NLTK gives it 0 and sacrebleu 1, so it is never
+    judged), c = r, c > r, c < r with small and with large
     lengths (up to thousands, r not a multiple of c), one token against a long reference,
     and c just one below r."""
     big = rng.randint(31, 5000)

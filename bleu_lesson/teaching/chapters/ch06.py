@@ -42,7 +42,8 @@ def _hidden(rng: random.Random) -> list[tuple]:
       penalty), and the closest above c among four longer lengths (the median lengths);
     - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
       (max, sum, first-only and no clipping);
-    - upper case, the full-width space U+3000, punctuation glued to a word;
+    - upper case, the full-width space U+3000, punctuation glued to a word; ß against SS
+      and the ligature ﬁ against fi (str.lower, not casefold, upper or NFKC);
     - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
       candidate with every 3-gram but no 4-gram matched;
     - an empty candidate and a candidate of a few hundred tokens.
@@ -68,6 +69,10 @@ def _hidden(rng: random.Random) -> list[tuple]:
     # c + 7/3, is c + 2 rounded or floored, not the closest c + 1
     cases.append((join(base), [join(base[:c - 3]), join(edited(base, 1) + words(1)),
                                join(base + words(9))]))
+    # lowercasing is str.lower: not casefold (ß -> ss), not upper case (both STRASSE), not
+    # NFKC first (the ligature ﬁ -> fi)
+    cases.append((join(base[:4] + ["straße"] + base[4:] + ["\ufb01sh"]),
+                  [join(base[:4] + ["STRASSE"] + base[4:] + ["fish"])]))
     # closest c + 1 among four longer ones: the lower median (c + 5) and the upper (c + 9)
     # are not it
     cases.append((join(base), [join(base + words(5)), join(edited(base, 1) + words(1)),
