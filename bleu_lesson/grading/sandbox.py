@@ -19,6 +19,10 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
       ``/tmp`` and ``/dev/shm`` (tmpfs of ``TMPFS_SIZE``); one writable work folder, a
       tmpfs of ``Limits.work_size`` (home, ``TMPDIR`` and the notebook's folder, with a
       read-only copy of the submission), so every writable mount has a size.
+      A ``bare`` sandbox (the judging world) binds none of the host's ``/usr``,
+      ``/lib*``, ``/etc`` or Python, but a private copy of what its interpreter needs at
+      the same paths (``python_copy``): it shares no file, hence no cached page, with any
+      kernel sandbox.
     * a seccomp filter (``bleu_lesson.grading.seccomp``, x86_64 only): System V shared
       memory and memory files fail with EPERM, since their pages are in no process's
       RSS (what ``memory_held`` sums) and in no sized mount.
@@ -89,7 +93,8 @@ from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
 
 from .seccomp import shm_filter
 
-__all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "refusal", "wmt22_folder",
+__all__ = ["Limits", "PythonCopy", "Sandbox", "backend", "close_all", "describe", "python_copy",
+           "refusal", "wmt22_folder",
            "BACKENDS", "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
@@ -593,8 +598,9 @@ class Sandbox:
         if self.kind not in BACKENDS:
             raise ValueError(f"kind must be one of {', '.join(BACKENDS)}, got {self.kind!r}")
         self.readable = [Path(p).resolve() for p in readable if Path(p).exists()]
-        #: ``bare``: the Python installation's standard library only (every site-packages
-        #: and dist-packages folder covered, no virtual environment, no package, no data),
+        #: ``bare``: the Python installation's standard library only (under bubblewrap a
+        #: private copy without package folders, ``python_copy``; else every site-packages
+        #: and dist-packages folder covered), no virtual environment, no package, no data,
         #: for the judging child of ``bleu_lesson.grading.world``
         self.bare = bare
         self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX, dir=_short_temp())).resolve()
