@@ -147,3 +147,19 @@ def test_without_ldd_the_world_runs_as_before_and_says_so_once(monkeypatch, capf
     lines = [line for line in err.splitlines() if "timing channel" in line]
     assert len(lines) == 1, err
     assert "ldd is not installed" in lines[0] and "page cache" in lines[0]
+
+
+def test_the_copy_is_removed_when_the_process_exits(tmp_path):
+    """Made once per process (a second call gives the same folder), gone after its exit."""
+    script = ("import json, sys\nfrom bleu_lesson.grading import sandbox\n"
+              "copy = sandbox.python_copy()\n"
+              "assert copy is sandbox.python_copy()\n"
+              "print(json.dumps(str(copy.root) if copy else None))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-800:]
+    root = json.loads(out.stdout)
+    if root is None:
+        pytest.skip("no copy on this machine (no ldd)")
+    assert Path(root).parent == tmp_path
+    assert list(tmp_path.iterdir()) == []
