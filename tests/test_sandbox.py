@@ -433,7 +433,10 @@ def test_no_process_survives_and_the_report_stays(run):
 
 
 def test_no_temporary_folder_is_left(run):
-    assert list(run["temp"].iterdir()) == []
+    # but the judging world's copy of Python, which is this process's (made by the first
+    # world, here or earlier) and removed at its exit: test_world_copy.py
+    copy = sandbox.python_copy() if sandbox.backend() == "bwrap" else None
+    assert [p for p in run["temp"].iterdir() if copy is None or p != copy.root] == []
     assert run["temp"].stat().st_mtime_ns > run["temp_made"]  # sandboxes were made there
 
 

@@ -3,9 +3,10 @@
 8.2's answer re-scores with sacrebleu, so its world holds a copy of sacrebleu (and what its
 import needs) beside the exercise's givens (``core/forensics.py``); no other exercise's
 world does, and neither holds the judge (``chapters/ch08.py``), NLTK or another part of the
-library. Under bubblewrap, every ``site-packages`` and ``dist-packages`` folder a bare
-sandbox can see is empty, found here by walking what it sees (not from the list the
-sandbox uses), whatever Python owns it.
+library. Under bubblewrap, no ``site-packages`` or ``dist-packages`` folder a bare
+sandbox can see holds anything (the world's copy of Python has none; without a copy, each
+is covered), found here by walking what it sees (not from the list the sandbox uses),
+whatever Python owns it.
 """
 
 from __future__ import annotations
@@ -84,9 +85,10 @@ def test_sacrebleu_runs_in_the_copied_world_under_minus_I_minus_S(tmp_path):
 
 @pytest.mark.skipif(sandbox.backend() != "bwrap", reason="only bubblewrap hides the host")
 def test_every_package_folder_a_bare_sandbox_sees_is_empty():
-    """Walks, inside a bare sandbox, everything it binds (``/usr``, ``/etc``, the system
-    folders, the Python installation) for package folders; each one found must be empty.
-    The host has such folders there (else the test proves nothing)."""
+    """Walks, inside a bare sandbox, where the host keeps Python's packages (``/usr``,
+    ``/etc``, the system folders, the Python installation) for package folders; any one
+    found must be empty. The host has such folders there, with packages in them (else the
+    test proves nothing), and the walk inside reaches the standard library."""
     roots = ["/usr", "/etc", "/bin", "/lib", "/lib64", "/sbin",
              str(Path(sys.base_prefix).resolve())]
     names = ("site-packages", "dist-packages")
@@ -102,7 +104,7 @@ def test_every_package_folder_a_bare_sandbox_sees_is_empty():
         "            except OSError:\n"
         "                found[path] = 0\n"
         f"        subs[:] = [s for s in subs if s not in {names!r}]\n"
-        "print(json.dumps(found))\n")
+        "print(json.dumps([found, os.path.isfile(os.__file__)]))\n")
     host = {}
     for root in roots:
         for folder, subs, _ in os.walk(root):
@@ -114,6 +116,6 @@ def test_every_package_folder_a_bare_sandbox_sees_is_empty():
         proc = box.start([os.path.realpath(sys.executable), "-I", "-S", "-c", walk],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         out, err = proc.communicate(timeout=120)
-    seen = json.loads(out.decode())
-    assert set(host) <= set(seen), (host, err[-500:])
+    seen, has_stdlib = json.loads(out.decode() or "[{}, false]")
+    assert has_stdlib, err[-500:]
     assert {path: n for path, n in seen.items() if n} == {}

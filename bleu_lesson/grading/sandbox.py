@@ -19,6 +19,10 @@ Three backends, chosen by ``backend()`` (the first that works on this machine):
       ``/tmp`` and ``/dev/shm`` (tmpfs of ``TMPFS_SIZE``); one writable work folder, a
       tmpfs of ``Limits.work_size`` (home, ``TMPDIR`` and the notebook's folder, with a
       read-only copy of the submission), so every writable mount has a size.
+      A ``bare`` sandbox (the judging world) binds none of the host's ``/usr``,
+      ``/lib*``, ``/etc`` or Python, but a private copy of what its interpreter needs at
+      the same paths (``python_copy``): it shares no file, hence no cached page, with any
+      kernel sandbox.
     * a seccomp filter (``bleu_lesson.grading.seccomp``, x86_64 only): System V shared
       memory and memory files fail with EPERM, since their pages are in no process's
       RSS (what ``memory_held`` sums) and in no sized mount.
@@ -89,7 +93,8 @@ from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
 
 from .seccomp import shm_filter
 
-__all__ = ["Limits", "Sandbox", "backend", "close_all", "describe", "refusal", "wmt22_folder",
+__all__ = ["Limits", "PythonCopy", "Sandbox", "backend", "close_all", "describe", "python_copy",
+           "refusal", "wmt22_folder",
            "BACKENDS", "PREFIX"]
 
 BACKENDS = ("bwrap", "unshare", "none")
@@ -332,6 +337,209 @@ def _package_folders() -> tuple[Path, ...]:
     return tuple(sorted({p.resolve() for p in found if p.is_dir()}))
 
 
+#: Folders at the top of the standard library that a world's copy leaves out: third-party
+#: packages, the test suite, the GUI and the installers (``__pycache__`` inside them goes too).
+STDLIB_LEFT_OUT = ("site-packages", "dist-packages", "test", "idlelib", "tkinter",
+                   "turtledemo", "ensurepip", "lib2to3")
+#: Extension modules a world's copy leaves out: ``_tkinter`` (its package is left out,
+#: and it alone needs Tk and X11)
+DYNLOAD_LEFT_OUT = ("_tkinter.",)
+
+
+@dataclass
+class PythonCopy:
+    """A private copy of what the judging world's interpreter needs (``python_copy``).
+
+    ``root`` holds the files under their host paths (``root / "usr/lib/..."``); the world
+    binds ``root / f`` read-only at ``f`` for each folder of ``folders``, so the paths
+    (``sys.executable``, ``sys.prefix``, the loader's) are those of the host, but the
+    files are new inodes whose cached pages no kernel sandbox has read."""
+
+    root: Path
+    folders: set[Path]
+    files: int = 0
+    size: int = 0
+    seconds: float = 0.0
+
+    def binds(self) -> list[tuple[Path, Path]]:
+        """``(copy, host path)`` pairs to bind, no folder inside another."""
+        kept: list[Path] = []
+        for folder in sorted(self.folders, key=lambda p: len(p.parts)):
+            if not any(_within(folder, k) for k in kept):
+                kept.append(folder)
+        return [(self.root / f.relative_to("/"), f) for f in kept]
+
+
+def _make_dirs(folder: Path) -> None:
+    """``mkdir -p`` whose new folders are 0755 whatever the umask (the world's uid reads
+    them under root)."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for f in reversed(missing):
+        f.mkdir()
+        os.chmod(f, 0o755)
+
+
+def _mirror(path: Path, copy: PythonCopy) -> None:
+    """Copy host file ``path`` into ``copy`` at its real folder's path, and every link of
+    a chain to it as a link (``libz.so.1 -> libz.so.1.2.13``), so the names the loader and
+    Python open resolve inside the world as they do outside."""
+    for _ in range(40):
+        parent = Path(os.path.realpath(path.parent))
+        here = parent / path.name
+        target = copy.root / here.relative_to("/")
+        copy.folders.add(parent)
+        _make_dirs(target.parent)
+        if here.is_symlink():
+            text = os.readlink(here)
+            if not target.is_symlink():
+                os.symlink(text, target)
+            path = Path(os.path.normpath(parent / text))
+            continue
+        if not here.is_file():
+            raise OSError(f"{here} is not a file")
+        if not target.exists():
+            shutil.copy2(here, target)
+            copy.files += 1
+            copy.size += target.stat().st_size
+        return
+    raise OSError(f"{path}: too many levels of symbolic links")
+
+
+def _ldd() -> str | None:
+    """The ``ldd`` program (``None``: not installed; then the world gets no copy)."""
+    return shutil.which("ldd")
+
+
+def _needed(ldd: str, elves: list[Path]) -> set[Path]:
+    """Every shared library (and the loader) ``elves`` load, as ``ldd`` resolves them on
+    this machine. A library ``ldd`` cannot find is an error."""
+    if not elves:
+        return set()
+    out = subprocess.run([ldd, *map(str, elves)], capture_output=True, text=True,
+                         timeout=60, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+    found: set[Path] = set()
+    for line in out.stdout.splitlines():
+        line = line.strip()
+        if "not found" in line:
+            raise OSError(f"ldd: {line}")
+        if "=>" in line:
+            line = line.split("=>", 1)[1].strip()
+        path = line.split(" (", 1)[0].strip()
+        if path.startswith("/") and not path.endswith(":"):
+            found.add(Path(path))
+    if out.returncode != 0 and not found:
+        raise OSError(f"ldd failed: {out.stderr.strip()[:200]}")
+    return found
+
+
+def _make_python_copy() -> PythonCopy:
+    """Copy, into a new temporary folder, the interpreter the world runs, the programs the
+    sandbox runs before it (``prlimit``, ``setpriv``), the standard library without
+    ``STDLIB_LEFT_OUT``, any package folder and ``-O``'s bytecode, every shared library those
+    binaries and extension modules load (``ldd``) with the loader, and the ``C.UTF-8``
+    locale the sandbox's environment names. Nothing of ``/etc``: ``-I -S`` reads none."""
+    import atexit
+    import time
+
+    ldd = _ldd()
+    if ldd is None:
+        raise OSError("ldd is not installed")
+    start = time.perf_counter()
+    root = Path(tempfile.mkdtemp(prefix="bleu-lesson-python-")).resolve()
+    os.chmod(root, 0o700)
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    copy = PythonCopy(root, set())
+    try:
+        python = Path(os.path.realpath(sys.executable))
+        stdlibs = {Path(p).resolve() for p in (
+            sysconfig.get_path("stdlib", vars={"installed_base": sys.base_prefix,
+                                               "base": sys.base_prefix}),
+            sysconfig.get_path("platstdlib", vars={"installed_platbase":
+                                                   sys.base_exec_prefix,
+                                                   "platbase": sys.base_exec_prefix}))
+            if p}
+        elves = [python, *(Path(p) for p in (shutil.which("prlimit"), shutil.which("setpriv"))
+                           if p)]
+
+        def left_out(folder: str, names: list[str]) -> set[str]:
+            here = Path(folder)
+            # optimised bytecode: the world's interpreter runs without -O and never reads it
+            out = {n for n in names if n in PACKAGE_FOLDER_NAMES or ".opt-" in n}
+            if here in stdlibs:
+                out |= {n for n in names if n in STDLIB_LEFT_OUT or n.startswith("config-")}
+            if here.name == "lib-dynload":
+                out |= {n for n in names if n.startswith(DYNLOAD_LEFT_OUT)}
+            return out
+
+        for stdlib in sorted(stdlibs, key=lambda p: len(p.parts)):
+            target = root / stdlib.relative_to("/")
+            if target.exists():
+                continue  # platstdlib inside stdlib, copied with it
+            _make_dirs(target.parent)
+            shutil.copytree(stdlib, target, symlinks=True, ignore=left_out,
+                            copy_function=shutil.copy2)
+            copy.folders.add(stdlib)
+        for f in root.rglob("*"):
+            if f.is_file() and not f.is_symlink():
+                copy.files += 1
+                copy.size += f.stat().st_size
+                if f.suffix == ".so":
+                    elves.append(Path("/") / f.relative_to(root))
+        for elf in elves:
+            _mirror(elf, copy)
+        for lib in sorted(_needed(ldd, elves)):
+            _mirror(lib, copy)
+        locale = Path("/usr/lib/locale/C.utf8")
+        if locale.is_dir():
+            for f in sorted(locale.rglob("*")):
+                if f.is_file():
+                    _mirror(f, copy)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    copy.seconds = time.perf_counter() - start
+    return copy
+
+
+_COPY_LOCK = threading.Lock()
+
+
+@functools.cache
+def _python_copy_once() -> PythonCopy | None:
+    try:
+        return _make_python_copy()
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        print(f"bleu-lesson: WARNING: could not copy Python for the judging world ({exc}); "
+              "it reads the host's files, so a timing channel through the page cache to "
+              "the kernels stays open", file=sys.stderr, flush=True)
+        return None
+
+
+def python_copy() -> PythonCopy | None:
+    """The judging world's private copy of Python (``PythonCopy``), made once per process
+    and removed at its exit; ``None`` (with one warning on stderr) when it cannot be made:
+    then the world binds the host's files as before."""
+    with _COPY_LOCK:
+        return _python_copy_once()
+
+
+def _add_libraries(copy: PythonCopy, folders: list[Path]) -> None:
+    """Add to ``copy`` the shared libraries that the extension modules in ``folders`` (a
+    world's copy of a library: sacrebleu's ``regex``) load and the copy lacks."""
+    elves = [f for folder in folders for f in folder.rglob("*.so") if f.is_file()]
+    if not elves:
+        return
+    with _COPY_LOCK:
+        try:
+            for lib in sorted(_needed(_ldd() or "ldd", elves)):
+                _mirror(lib, copy)
+        except (OSError, subprocess.SubprocessError):
+            pass  # the module then fails to import in the world, where the answer fails
+
+
 _ALL: set[Sandbox] = set()  # every sandbox not yet closed, to close them all at once
 _ALL_LOCK = threading.Lock()
 _CLOSING = threading.Event()
@@ -390,8 +598,9 @@ class Sandbox:
         if self.kind not in BACKENDS:
             raise ValueError(f"kind must be one of {', '.join(BACKENDS)}, got {self.kind!r}")
         self.readable = [Path(p).resolve() for p in readable if Path(p).exists()]
-        #: ``bare``: the Python installation's standard library only (every site-packages
-        #: and dist-packages folder covered, no virtual environment, no package, no data),
+        #: ``bare``: the Python installation's standard library only (under bubblewrap a
+        #: private copy without package folders, ``python_copy``; else every site-packages
+        #: and dist-packages folder covered), no virtual environment, no package, no data,
         #: for the judging child of ``bleu_lesson.grading.world``
         self.bare = bare
         self.workdir = Path(tempfile.mkdtemp(prefix=PREFIX, dir=_short_temp())).resolve()
@@ -443,6 +652,9 @@ class Sandbox:
         return env
 
     def _mounts(self) -> list[str]:
+        copy = python_copy() if self.bare else None
+        if copy is not None:
+            return self._world_mounts(copy)
         args = ["--ro-bind", "/usr", "/usr"]
         for name in ("bin", "lib", "lib64", "lib32", "sbin"):
             p = Path("/") / name
@@ -475,6 +687,31 @@ class Sandbox:
             for hidden in _package_folders():
                 args += ["--size", str(1024 ** 2), "--tmpfs", str(hidden)]
         return args
+
+    def _world_mounts(self, copy: PythonCopy) -> list[str]:
+        """The judging world's file system: none of the host's ``/usr``, ``/etc`` or
+        Python, but ``copy`` (``python_copy``) bound read-only at the same paths, the
+        ``readable`` folders (the world's own copies), ``/proc``, ``/dev``, the sized
+        tmpfs mounts and the work folder. No file here is one a kernel sandbox can read."""
+        _add_libraries(copy, self.readable)
+        args: list[str] = []
+        for name in ("bin", "lib", "lib64", "lib32", "sbin"):
+            p = Path("/") / name
+            if p.is_symlink():  # merged /usr: the link leads into the copy's folders
+                args += ["--symlink", os.readlink(p), str(p)]
+        tmpfs = str(TMPFS_SIZE)
+        args += ["--proc", "/proc", "--dev", "/dev",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/tmp",
+                 "--perms", "1777", "--size", tmpfs, "--tmpfs", "/dev/shm"]
+        made: set[Path] = {Path("/"), Path("/tmp")}
+        for source, path in [*copy.binds(), *((p, p) for p in self.readable)]:
+            for parent in reversed(path.parents):
+                if parent not in made:
+                    args += ["--perms", "0755", "--dir", str(parent)]
+                    made.add(parent)
+            args += ["--ro-bind", str(source), str(path)]
+            made.add(path)
+        return args + self._work_mounts(made)
 
     def _work_mounts(self, made: set[Path]) -> list[str]:
         """The work folder inside the sandbox: a tmpfs of ``Limits.work_size`` bytes (no

@@ -6,9 +6,12 @@ source or ``.pyc`` exec'd again, a fresh interpreter, a patched ``builtins``...)
 values that are judged come from elsewhere: a second process, started for one exercise
 in a sandbox whose file system holds
 
-- the standard library of the Python installation, started with ``-I -S`` and with every
-  site-packages and dist-packages folder covered (no NLTK, sacrebleu, numpy: in no
-  interpreter that can be found there);
+- the standard library of the Python installation, started with ``-I -S``; under
+  bubblewrap a private copy of the interpreter, the libraries it loads and the standard
+  library without any site-packages or dist-packages folder (``sandbox.python_copy``: no
+  file a kernel sandbox reads, so no page-cache timing between them), else the host's with
+  every package folder covered (no NLTK, sacrebleu, numpy: in no interpreter that can be
+  found there);
 - a *world* folder built here: ``world_child.py`` and a ``bleu_lesson`` package made of
   copies of the modules the exercise allows as building blocks
   (``Exercise.building_blocks``, earlier chapters' code), and nothing else. The
