@@ -11,62 +11,18 @@ while the answer runs, calls it on the cases and returns JSON of plain values.
 def __bleu_lesson_judge__(name, kind, forbidden, cases_json, marker):
     import importlib
     import json
-    import math
     import types
     ns = globals()
-    class Unserialisable(Exception):
-        pass
-    try:  # inside: this runs as a cell in the student's kernel, where bleu_lesson may be absent
+    try:  # inside: this runs as a cell in a plain namespace standing in for the world
         from bleu_lesson.core.stats import BleuStats
     except Exception:
         BleuStats = None  # type: ignore[assignment, misc]
-    def enc(x, depth=0):
-        if depth > 100:
-            raise Unserialisable("a value nested more than 100 deep")
-        t = type(x)
-        if x is None or t is bool:
-            return x
-        if isinstance(x, bool):
-            return bool(x)
-        if isinstance(x, int):
-            return int.__int__(x)
-        if isinstance(x, float):
-            v = float.__float__(x)
-            return v if math.isfinite(v) else {"__float__": repr(v)}
-        if isinstance(x, str):
-            return str.__str__(x)
-        if isinstance(x, list):
-            return [enc(v, depth + 1) for v in list.__iter__(x)]
-        if isinstance(x, tuple):
-            return {"__tuple__": [enc(v, depth + 1) for v in tuple.__iter__(x)]}
-        if isinstance(x, dict):
-            return {"__dict__": [[enc(k, depth + 1), enc(v, depth + 1)]
-                                 for k, v in dict.items(x)]}
-        if isinstance(x, (set, frozenset)):
-            items = set.__iter__(x) if isinstance(x, set) else frozenset.__iter__(x)
-            return {"__set__": [enc(v, depth + 1) for v in items]}
-        if BleuStats is not None and t is BleuStats:
-            return {"__BleuStats__": [enc(x.hyp_len), enc(x.ref_len),
-                                      enc(list(x.matches)), enc(list(x.totals))]}
-        if getattr(t, "__module__", "") == "numpy" and hasattr(x, "tolist"):
-            return enc(x.tolist(), depth + 1)
-        raise Unserialisable(t.__name__)
+    # the world's own coding: the stand-in reads and sends values exactly as the world does
+    from bleu_lesson.grading.world_child import Unserialisable, decode, encode
+    def enc(x):
+        return encode(x, BleuStats)
     def dec(x):
-        if type(x) is list:
-            return [dec(v) for v in x]
-        if type(x) is dict:
-            (tag, body), = x.items()
-            if tag == "__tuple__":
-                return tuple(dec(v) for v in body)
-            if tag == "__float__":
-                return float(body)
-            if tag == "__dict__":
-                return {dec(k): dec(v) for k, v in body}
-            if tag == "__set__":
-                return {dec(v) for v in body}
-            if tag == "__BleuStats__":
-                return BleuStats(body[0], body[1], tuple(body[2]), tuple(body[3]))
-        return x
+        return decode(x, BleuStats)
     def resolve(dotted):
         parts = dotted.split(".")
         for cut in range(len(parts) - 1, 0, -1):
