@@ -296,6 +296,21 @@ WRONG = {
         "upper case, not lower": lambda c, refs: _bleu(c, refs, fold=str.upper),
         "NFKC, then lower": lambda c, refs: _bleu(
             c, refs, fold=lambda t: unicodedata.normalize("NFKC", t).lower()),
+        # and a ninth's: other normalisations and other splits, right on ASCII text
+        "ASCII-only lowercasing": lambda c, refs: _bleu(
+            c, refs, fold=lambda t: t.encode("utf-8").lower().decode("utf-8")),
+        "NFC, then lower": lambda c, refs: _bleu(
+            c, refs, fold=lambda t: unicodedata.normalize("NFC", t).lower()),
+        "NFD, then lower": lambda c, refs: _bleu(
+            c, refs, fold=lambda t: unicodedata.normalize("NFD", t).lower()),
+        "accents removed": lambda c, refs: _bleu(c, refs, fold=lambda t: "".join(
+            ch for ch in unicodedata.normalize("NFD", t) if not unicodedata.combining(ch)).lower()),
+        "re.split on whitespace, ends kept": lambda c, refs: _bleu(
+            c, refs, split=lambda t: re.split(r"\s+", t)),
+        "space, tab, newline and U+3000 only": lambda c, refs: _bleu(
+            c, refs, split=lambda t: [w for w in re.split(r"[ \t\n\u3000]+", t) if w]),
+        "numbers dropped": lambda c, refs: _bleu(
+            c, refs, split=lambda t: [w for w in t.split() if not w.isdigit()]),
         "ASCII whitespace only": lambda c, refs: _bleu(c, refs, split=ascii_split),
         "13a-like punctuation split": lambda c, refs: _bleu(
             c, refs, split=lambda t: re.findall(r"\w+|[^\w\s]", t)),

@@ -43,7 +43,9 @@ def _hidden(rng: random.Random) -> list[tuple]:
     - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
       (max, sum, first-only and no clipping);
     - upper case, the full-width space U+3000, punctuation glued to a word; ß against SS
-      and the ligature ﬁ against fi (str.lower, not casefold, upper or NFKC);
+      and the ligature ﬁ against fi (str.lower, not casefold, upper or NFKC); É against é,
+      a decomposed é against a precomposed one, an unaccented word, a number, leading and
+      trailing spaces, an em space and a no-break space (str.lower().split(), nothing more);
     - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
       candidate with every 3-gram but no 4-gram matched;
     - an empty candidate and a candidate of a few hundred tokens.
@@ -73,6 +75,15 @@ def _hidden(rng: random.Random) -> list[tuple]:
     # NFKC first (the ligature ﬁ -> fi)
     cases.append((join(base[:4] + ["straße"] + base[4:] + ["\ufb01sh"]),
                   [join(base[:4] + ["STRASSE"] + base[4:] + ["fish"])]))
+    # and the rest of Unicode: an accented capital (É lowers to é), a decomposed é against
+    # a precomposed one (no normalisation), an unaccented word against an accented one, a
+    # number, leading and trailing spaces, an em space and a no-break space between words
+    # (str.split: every Unicode space, nothing at the ends)
+    mid = base[:4] + ["\u00c9COLE", "2022"] + base[4:]
+    cases.append((" " + "\u2003".join(mid[:3]) + " " + " ".join(mid[3:]) + " e\u0301te\u0301"
+                  + "\u00a0cafe ",
+                  [join(base[:4] + ["\u00e9cole", "2022"] + base[4:] + ["\u00e9t\u00e9",
+                                                                       "caf\u00e9"])]))
     # closest c + 1 among four longer ones: the lower median (c + 5) and the upper (c + 9)
     # are not it
     cases.append((join(base), [join(base + words(5)), join(edited(base, 1) + words(1)),
