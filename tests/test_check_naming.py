@@ -7,6 +7,11 @@ an ``error`` that says why and how to judge it (``--chapter``)."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
+from bleu_lesson.grading import course
 from bleu_lesson.grading.course import _judged_chapter
 
 
@@ -122,3 +127,16 @@ def test_a_file_name_with_a_bare_chapter_number_names_it():
     for name in ("alice_ch06.ipynb", "hw06.ipynb", "alice_06.ipynb"):
         chapter, _, refusal = _judged_chapter(carol, name, None)
         assert chapter is None and "file name says chapter 06" in refusal, name
+
+
+def test_a_link_to_another_chapter_does_not_name_it():
+    """A ninth hostile review deleted chapter 06's title cell (with the cells of 6.2 and 6.3):
+    the first "第 N 章" left was a link to chapter 1 in the text, and an honest submission got
+    an error row, "content names chapters 01, 06". Only a heading names a chapter."""
+    nb = json.loads((Path(__file__).resolve().parent.parent / "notebooks"
+                     / "06_bleu_multi_reference.ipynb").read_text(encoding="utf-8"))
+    text = ["".join(c["source"]) for c in nb["cells"]]
+    assert "# 第 6 章" in text[0]
+    assert any(re.search(r"\[第 \d+ 章\]\(0[0-5]_", t) for t in text[1:])  # links do occur
+    nb["cells"] = nb["cells"][1:]
+    assert course._content_chapters(nb) == ["06"]

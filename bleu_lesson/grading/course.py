@@ -718,7 +718,9 @@ def _judged_chapter(nb: dict, name: str, given: str | None) -> tuple[str | None,
 
 def _content_chapters(nb: dict) -> list[str]:
     """The chapters a notebook's content names: its ``check("N.M")`` calls, the answer
-    names it defines or uses (``my_…``), and a ``第 N 章`` title in its markdown."""
+    names it defines or uses (``my_…``), and a ``第 N 章`` title: the first markdown
+    heading that holds one (``# 第 4 章 …``), not a mention in the text, such as a link
+    to another chapter ("[第 1 章](01_tokenization.ipynb)")."""
     cells = [c for c in nb.get("cells", []) if isinstance(c, dict)]
     code = "\n".join(_source(c) for c in cells if c.get("cell_type") == "code")
     found = set(_check_chapters(nb))
@@ -726,7 +728,7 @@ def _content_chapters(nb: dict) -> list[str]:
               if re.search(rf"\b{re.escape(ex.answer_name)}\b", code)}
     for cell in cells:
         if cell.get("cell_type") == "markdown":
-            m = re.search(r"第\s*(\d{1,2})\s*章", _source(cell))
+            m = re.search(r"^#{1,6}[^\n\[]*?第\s*(\d{1,2})\s*章", _source(cell), re.M)
             if m and chapter_id(m.group(1)) in registry():
                 found.add(chapter_id(m.group(1)))
                 break
