@@ -374,6 +374,9 @@ WRONG = {
         "interpolated percentiles": numpy_style_percentile,
         "1.96 standard deviations": lambda scores: 1.96 * statistics.pstdev(scores),
         "sorts its input in place": sorts_in_place,
+        # a neighbour of a tenth review's finds: statistics.quantiles, which needs two scores
+        "statistics.quantiles (exclusive)": lambda scores: (
+            lambda q: (q[-1] - q[0]) / 2)(statistics.quantiles(scores, n=40)),
         "right only on the shown inputs": only_shown(
             "9.1", half_width_with(lambda n: round(n / 40))),
     },
