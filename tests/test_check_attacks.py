@@ -367,6 +367,36 @@ ROUND5 = {
 }
 SUBMISSIONS.update(ROUND5)
 
+# a tenth hostile review's fake passes, as submissions: each must now fail in ``check``
+OTHER_CHAPTER_SENTENCES = """
+def my_tokenizer_pairs():
+    return {"seed_beats_13a": ("It's 3.5 dollars, isn't it?", "it's 3.5 dollars, isn't it?"),
+            "13a_beats_seed": ("It's 3.5 dollars, isn't it?", "It's 3.5 dollars , isn't it ?"),
+            "char_beats_zh": ("BLEU在2002年提出。", "BLEU在2020年提出。")}
+"""
+ROUND10 = {
+    "chapter_sentences_1_1": ("01_r.ipynb", 1, "1.1", [OTHER_CHAPTER_SENTENCES], "not-pass"),
+    "bp_0_when_r_is_0": ("04_r.ipynb", 4, "4.1", [
+        "import math\ndef my_brevity_penalty(c, r):\n    if c == 0 or r == 0:\n"
+        "        return 0.0\n    return 1.0 if c >= r else math.exp(1 - r / c)\n"],
+        "not-pass"),
+    "closest_by_float_ratio": ("04_s.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n    return min(ref_lens) if c == 0 else "
+        "min(ref_lens, key=lambda r: (abs(1 - r / c), r))\n"], "not-pass"),
+    "zero_length_references_skipped": ("04_t.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n    real = [r for r in ref_lens if r > 0] "
+        "or ref_lens\n    return min(real, key=lambda r: (abs(r - c), r))\n"], "not-pass"),
+    "pairs_tied_by_both_discordant": ("10_r.ipynb", 10, "10.3", [
+        "def my_strongest_disagreement(metric, human):\n"
+        "    sg = lambda x: (x > 0) - (x < 0)\n    names = list(metric)\n    best = None\n"
+        "    for i, a in enumerate(names):\n        for b in names[i + 1:]:\n"
+        "            dm, dh = metric[a] - metric[b], human[a] - human[b]\n"
+        "            if sg(dm) == -sg(dh) and (best is None or abs(dh) > best[0]):\n"
+        "                best = (abs(dh), (a, b) if dh >= 0 else (b, a))\n"
+        "    return best and best[1]\n"], "not-pass"),
+}
+SUBMISSIONS.update(ROUND10)
+
 
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}

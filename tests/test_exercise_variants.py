@@ -42,9 +42,13 @@ def right_ngrams(tokens, n):
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 
-def _clip(candidate, references, n, combine="max"):
-    cand = Counter(right_ngrams(candidate, n))
-    counts = [Counter(right_ngrams(r, n)) for r in references]
+def joined_ngrams(tokens, n):  # a round-10 find: "a bc" and "ab c" give one key, "abc"
+    return ["".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def _clip(candidate, references, n, combine="max", grams=right_ngrams):
+    cand = Counter(grams(candidate, n))
+    counts = [Counter(grams(r, n)) for r in references]
     if combine == "max":
         best = Counter()
         for c in counts:
@@ -71,14 +75,14 @@ def right_clipped(candidate, references, n):
 
 def _bleu(candidate, references, *, split=str.split, lower=True, combine="max",
           closest=right_closest, bp=right_bp, mean="geo", orders=4, effective=False,
-          smooth=None, fold=None):
+          smooth=None, fold=None, grams=right_ngrams):
     if fold is None:
         fold = (lambda t: t.lower()) if lower else (lambda t: t)
     cand = split(fold(candidate))
     refs = [split(fold(r)) for r in references]
     ps, ws = [], []
     for n in range(1, orders + 1):
-        m, t = _clip(cand, refs, n, combine)
+        m, t = _clip(cand, refs, n, combine, grams)
         if t == 0 and effective:
             continue
         if m == 0 and smooth == "exp":
@@ -161,6 +165,24 @@ def from_below(c, lens):  # the largest length not above c (else the shortest)
     return max(below) if below else min(lens)
 
 
+def by_float_ratio(c, lens):  # a round-10 find: 1 - 4/3 rounds nearer 0 than 1 - 2/3
+    return min(lens) if c == 0 else min(lens, key=lambda r: (abs(1 - r / c), r))
+
+
+def by_float_ratio_flipped(c, lens):
+    return min(lens) if c == 0 else min(lens, key=lambda r: (abs(r / c - 1), r))
+
+
+def zero_lengths_skipped(c, lens):  # "an empty reference is no reference"
+    real = [r for r in lens if r > 0] or lens
+    return min(real, key=lambda r: (abs(r - c), r))
+
+
+def bp_divides_by_r(c, r):  # x = c / r first: ZeroDivisionError at r = 0
+    x = c / r
+    return 1.0 if x >= 1 else (0.0 if c == 0 else math.exp(1 - 1 / x))
+
+
 def tie_longer(c, lens):
     return min(lens, key=lambda r: (abs(r - c), -r))
 
@@ -237,6 +259,10 @@ WRONG = {
                                                               math.exp(1 - r / c)),
         "right only inside c, r <= 30": lambda c, r: right_bp(c, r) if c <= 30 and r <= 30
         else 1.0,
+        # a tenth hostile review's finds: no case had r = 0 < c (BP 1, no division by r)
+        "an empty reference gives 0": lambda c, r: 0.0 if c == 0 or r == 0 else (
+            1.0 if c >= r else math.exp(1 - r / c)),
+        "divides by r (c / r first)": bp_divides_by_r,
         "right only on the shown inputs": only_shown("4.1", lambda c, r: 1.0),
     },
     "4.2": {
@@ -259,6 +285,15 @@ WRONG = {
         else right_closest(c, lens),
         "right only inside c <= 20": lambda c, lens: right_closest(c, lens) if c <= 20
         else lens[0],
+        # a tenth hostile review's finds: no reference of length 0; ties by float ratio
+        "zero-length references skipped": zero_lengths_skipped,
+        "closest by float ratio abs(1 - r / c)": by_float_ratio,
+        "closest by float ratio abs(r / c - 1)": by_float_ratio_flipped,
+        # and its neighbours: a length equal to c passed over, all lengths equal
+        "closest strictly below, else shortest above": lambda c, lens: max(
+            [r for r in lens if r < c], default=min(lens)),
+        "closest, an exact length passed over": lambda c, lens: min(
+            [r for r in lens if r != c] or lens, key=lambda r: (abs(r - c), r)),
         "right only on the shown inputs": only_shown("4.2", tie_first),
     },
     "6.1": {
@@ -314,6 +349,12 @@ WRONG = {
         "ASCII whitespace only": lambda c, refs: _bleu(c, refs, split=ascii_split),
         "13a-like punctuation split": lambda c, refs: _bleu(
             c, refs, split=lambda t: re.findall(r"\w+|[^\w\s]", t)),
+        # a tenth hostile review's finds: n-grams joined without a space; ties by float ratio
+        "n-gram key joined without a space": lambda c, refs: _bleu(c, refs, grams=joined_ngrams),
+        "closest by float ratio abs(1 - r / c)": lambda c, refs: _bleu(
+            c, refs, closest=by_float_ratio),
+        "closest by float ratio abs(r / c - 1)": lambda c, refs: _bleu(
+            c, refs, closest=by_float_ratio_flipped),
         "rounded to 4 places": lambda c, refs: round(_bleu(c, refs), 4),
         "0-100 scale": lambda c, refs: 100 * _bleu(c, refs),
         "right only on the shown inputs": only_shown(
@@ -333,6 +374,9 @@ WRONG = {
         "interpolated percentiles": numpy_style_percentile,
         "1.96 standard deviations": lambda scores: 1.96 * statistics.pstdev(scores),
         "sorts its input in place": sorts_in_place,
+        # a neighbour of a tenth review's finds: statistics.quantiles, which needs two scores
+        "statistics.quantiles (exclusive)": lambda scores: (
+            lambda q: (q[-1] - q[0]) / 2)(statistics.quantiles(scores, n=40)),
         "right only on the shown inputs": only_shown(
             "9.1", half_width_with(lambda n: round(n / 40))),
     },
@@ -367,6 +411,10 @@ WRONG = {
             key=lambda t: abs(t[3]), discordant=lambda dm, dh: (dm > 0) != (dh > 0)),
         "a metric tie discordant unless listed first (>= vs >)": strongest_with(
             key=lambda t: abs(t[3]), discordant=lambda dm, dh: (dm >= 0) != (dh > 0)),
+        # a tenth hostile review's find: sign(dm) == -sign(dh), so a pair tied by both counts
+        "opposite signs (a pair tied by both counts)": strongest_with(
+            key=lambda t: abs(t[3]),
+            discordant=lambda dm, dh: (dm > 0) - (dm < 0) == -((dh > 0) - (dh < 0))),
         "right only on the shown inputs": only_shown(
             "10.3", strongest_with(key=lambda t: abs(t[2]))),
     },

@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["STATUSES", "CheckResult", "Exercise", "same", "overlap", "shown_input", "verdict",
-           "run_exercise"]
+           "run_exercise", "float_ratio_ties"]
 
 STATUSES = ("pass", "self-assessed", "fail", "not-done", "error")
 
@@ -187,6 +187,17 @@ def overlap(a: Sequence[str], b: Sequence[str]) -> int:
     2
     """
     return sum((Counter(a) & Counter(b)).values())
+
+
+def float_ratio_ties(d: int, lengths: range) -> list[int]:
+    """The lengths c in ``lengths`` where c - d and c + d, equally close to c, are not
+    equally close in float arithmetic measured as a ratio: ``abs(1 - (c + d) / c)`` comes
+    out below ``abs(1 - (c - d) / c)``, so "closest by ratio" picks the longer one.
+
+    >>> float_ratio_ties(1, range(2, 20))
+    [3, 7, 11, 12, 19]
+    """
+    return [c for c in lengths if c > d and abs(1 - (c + d) / c) < abs(1 - (c - d) / c)]
 
 
 def _real(value: Any) -> bool:

@@ -19,7 +19,7 @@ learner's own kernel: it is feedback for self-study. Marking a class is done by
 
 >>> import math
 >>> check("4.1", lambda c, r: 1.0 if c > r else (0.0 if c == 0 else math.exp(1 - r / c)))
-✔ 练习 4.1 通过 (passed): 6/6 个测试用例
+✔ 练习 4.1 通过 (passed): 7/7 个测试用例
 >>> check("4.1", ...)
 … 练习 4.1 还没有完成 (not done yet): 在标记处写代码，然后重新运行这个单元格。
 """

@@ -40,6 +40,29 @@ _SHOWN = {
 }
 
 
+#: Every sentence the chapter's notebook quotes in its text or holds in its code (its
+#: solution left out): the task says not to use them, so no part of 1.1 may be one of them
+#: or a near copy (``_same_text``). tests/test_exercise_11_sentences.py extracts them from
+#: the notebook again and compares, so this list cannot go stale. It is the chapter's own
+#: text, not an answer: any process may hold it.
+CHAPTER_SENTENCES: tuple[str, ...] = (
+    "The cat is on the mat.",
+    "It's 3.5 dollars, isn't it?",
+    "the cat is on the mat",
+    "猫坐在垫子上",
+    "我在2022年读了BLEU论文。",
+    "我在2021年读了BLEU论文。",
+    "猫坐在垫子上了",
+    "和 13a 完全一样",
+    "我们明天去北京开会。",
+    "我们明天到北京开会。",
+    "ＢＬＥＵ在２０２２年提出，",
+    "BLEU在2022年提出，",
+    "BLEU在2002年提出。",
+    "The cat sat on the mat.",
+)
+
+
 def _tokens(name: str, text: str) -> list[str]:
     return seed_tokenize(text) if name == "seed" else tokenize(text, name)
 
@@ -134,6 +157,14 @@ def _judge_pairs(case: tuple, got: Any) -> tuple[bool, str]:
                 (_same_text(cand, shown[1]) and _same_text(ref, shown[0]))} != {False}:
             lines.append(f"{part}: 这是本章正文里的例子，或只改了一两个词 (the chapter's own "
                          "example, or a near copy)，请自己构造一个 (build your own)")
+            ok = False
+            continue
+        quoted = next((s for s in CHAPTER_SENTENCES
+                       if _same_text(cand, s) or _same_text(ref, s)), None)
+        if quoted is not None:
+            lines.append(f"{part}: 用了本章正文里的句子 “{quoted}”，或只改了一两个词 (a "
+                         "sentence of the chapter's own text, or a near copy)，请自己构造一个 "
+                         "(build your own)")
             ok = False
             continue
         hi, lo = unigram_precision(better, cand, ref), unigram_precision(other, cand, ref)

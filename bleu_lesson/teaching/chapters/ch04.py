@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
-from bleu_lesson.teaching.checking import Exercise
+from bleu_lesson.teaching.checking import Exercise, float_ratio_ties
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -22,13 +22,15 @@ EXPLORERS: tuple[str, ...] = ('BrevityExplorer',)
 def _hidden_bp(rng: random.Random) -> list[tuple]:
     """Every draw holds: an empty candidate (against a non-empty reference: section 2.2's
     formula leaves c = r = 0 undefined, NLTK gives it 0 and sacrebleu 1, so it is never
-    judged), c = r, c > r, c < r with small and with large
-    lengths (up to thousands, r not a multiple of c), one token against a long reference,
-    and c just one below r."""
+    judged), an empty reference with a non-empty candidate (c > r = 0: BP = 1, no
+    division by r), c = r (one token each, and large), c > r, c < r with small and with
+    large lengths (up to thousands, r not a multiple of c), one token against a long
+    reference, and c just one below r."""
     big = rng.randint(31, 5000)
     small = rng.randint(2, 29)
     cases: list[tuple] = [
-        (0, rng.randint(1, 500)), (big, big), (big + rng.randint(1, 50), big),
+        (0, rng.randint(1, 500)), (rng.randint(1, 500), 0), (1, 0), (1, 1),
+        (big, big), (big + rng.randint(1, 50), big),
         (small, small + rng.randint(1, 7) * 2 + 1),
         (big, big * 2 + rng.randint(1, big - 1)),
         (rng.randint(31, 400), rng.randint(401, 3000)),
@@ -44,7 +46,10 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     first listed each pick another), a tie with the shorter listed first, a closest length
     above c with one closer from below not winning, c below or above every length, one
     length, lengths in the thousands, and empty candidates (c = 0), two of them with the
-    shortest length neither first, last nor longest."""
+    shortest length neither first, last nor longest; a tie that the ratio r / c in floats
+    breaks towards the longer length (c = 3 with 2 and 4); a reference of length 0 that
+    is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
+    equal to c; every length the same."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)
@@ -64,6 +69,18 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
         (0, [d + far, d, d + up]),
         (0, [d + up + far, d + far, d, d + up]),
     ]
+    # a tie the float ratio r / c gets wrong: abs(1 - r / c) rounds c + t closer than c - t
+    t = rng.randint(1, 4)
+    tc = rng.choice(float_ratio_ties(t, range(t + 1, 200)))
+    cases.append((tc, rng.choice(([tc + t, tc - t], [tc - t, tc + t]))))
+    # an empty reference closest to a short candidate (a length 0 is a length), listed
+    # first and listed last; a length equal to c among others; every length the same
+    k = rng.randint(1, 3)
+    cases.append((k, [0, 2 * k + rng.randint(1, 9)]))
+    cases.append((k, [2 * k + rng.randint(1, 9), rng.randint(2 * k + 1, 40), 0]))
+    cases.append((0, [rng.randint(1, 9), 0, rng.randint(1, 9)]))
+    cases.append((c, [c + 1, c, c - 1]))
+    cases.append((c, [c + far] * 3))
     for _ in range(2):
         lens = [rng.randint(1, 30) for _ in range(rng.randint(1, 5))]
         cases.append((rng.randint(0, 32), lens))
@@ -72,11 +89,13 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
 
 EXERCISES = (
     Exercise("4.1", "长度惩罚 my_brevity_penalty", brevity_penalty, (
-        (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3),
+        (6, 7), (7, 6), (6, 6), (5, 10), (0, 6), (1, 3), (5, 0),
     ), tolerance=1e-9, hint="分三种情况想：候选比参考长时还要罚吗？候选为空时呢？c = r 时 BP 应当是几？用这三点检查你的式子。",
         forbidden=("bleu_lesson.core.brevity.brevity_penalty",), generate=_hidden_bp, building_blocks=("ngrams", "clipping")),
     Exercise("4.2", "最接近的参考长度 my_closest_ref_length", closest_ref_length, (
         (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),
+        # a tie that r / c in floats breaks the wrong way: 1 - 4/3 is nearer 0 than 1 - 2/3
+        (3, [4, 2]),
     ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。",
         forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest, building_blocks=("ngrams", "clipping")),
 )

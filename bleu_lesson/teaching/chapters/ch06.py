@@ -10,7 +10,13 @@ from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
 from bleu_lesson.core.tokenizers import get_tokenizer
-from bleu_lesson.teaching.checking import Exercise, _show, fold_lookalikes, overlap
+from bleu_lesson.teaching.checking import (
+    Exercise,
+    _show,
+    float_ratio_ties,
+    fold_lookalikes,
+    overlap,
+)
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -105,6 +111,18 @@ def _hidden(rng: random.Random) -> list[tuple]:
     cases.append((join(short), [join(short + words(2))]))
     cases.append((join(base[:3] + ["dog", "big"] + base[1:4]), [join(base[:3]),
                                                                  join(base[1:4])]))
+    # a tie that the ratio r / c in floats breaks the wrong way (abs(1 - (c + t) / c) comes
+    # out below abs(1 - (c - t) / c)): c + t listed first and c - t, and every n-gram
+    # matched, so BLEU is 1 with r = c - t and below 1 with r = c + t
+    t = rng.randint(1, 3)
+    tc = rng.choice(float_ratio_ties(t, range(max(t + 1, 4), 60)))
+    tied = words(tc)
+    cases.append((join(tied), [join(tied + words(t)), join(tied[:tc - t])]))
+    # two tokens that join to the same letters as two others ("a bc" and "ab c"): a 4-gram
+    # keyed by "".join(...) matches, the tokens do not (BLEU 0, not 0.64)
+    x, y, z = (rng.choice(("ab", "cat", "on", "mat", "red", "dog")) for _ in range(3))
+    tail = [rng.choice(_WORDS), rng.choice(_WORDS)]
+    cases.append((join([x, y + z] + tail), [join([x + y, z] + tail)]))
     # empty, and long
     cases.append(("", [join(base)]))
     long_ref = words(rng.randint(200, 400))
@@ -222,6 +240,10 @@ EXERCISES = (
         ("the cat is on the mat the mat", ["The cat is on the mat"]),
         # Papineni et al. (2002): clipped p_1 = 2/7, no bigram matches, BLEU 0
         ("the the the the the the the", ["The cat is on the mat", "There is a cat on the mat"]),
+        # a tie again, 8 and 6 words around 7: abs(1 - 8/7) < abs(1 - 6/7) in floats, yet the
+        # shorter (6) wins and BP = 1 (BLEU 1, not exp(1 - 8/7) = 0.8669)
+        ("the cat sat on the red mat", ["the cat sat on the red mat today",
+                                        "the cat sat on the mat"]),
     ), tolerance=1e-9,
         hint="逐项对照前几章问自己：怎样分词、大小写怎么办？截断时一个 n 元语法最多算几次，"
              "看哪条参考？r 取哪条参考的长度，距离相同时取哪条？4 个精确率怎样平均（几何平均，不是算术平均）？"

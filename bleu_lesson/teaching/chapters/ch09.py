@@ -31,8 +31,8 @@ def _ci_half_width(scores: list[float]) -> float:
 def _hidden(rng: random.Random) -> list[tuple]:
     """Every draw holds: fewer than 40 scores (the cut-off index is 0), a count whose
     n % 40 is over 20 (round(n / 40) differs from n // 40) and one whose n % 40 is
-    below 20 (ceil differs), a multiple of 40, repeated scores, unsorted scores, and a
-    thousand scores."""
+    below 20 (ceil differs), a multiple of 40, repeated scores, unsorted scores, a
+    thousand scores, one score, exactly 40 scores and scores that are all the same."""
     def scores(n: int) -> list[float]:
         return [round(rng.gauss(0.3, 0.05), 6) for _ in range(n)]
     tied = scores(60) + [0.25] * 10 + [0.35] * 10
@@ -44,6 +44,8 @@ def _hidden(rng: random.Random) -> list[tuple]:
         (scores(40 * rng.randint(2, 10)),),
         (tied,),
         (scores(rng.randint(1000, 1200)),),
+        # the edges: one score, exactly 40 (the first k = 1), every score the same
+        (scores(1),), (scores(40),), ([round(rng.uniform(0.1, 0.5), 6)] * rng.randint(2, 80),),
     ]
     return cases
 

@@ -80,7 +80,8 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     metric ties while people do not (people's favourite listed first, and listed second), a discordant pair with the largest human gap whose
     metric gap is small while another discordant pair has the largest metric gap, two
     systems, and thirty systems. No two discordant pairs share the largest human gap (the
-    strongest disagreement is unique)."""
+    strongest disagreement is unique); a pair tied by both the metric and people as the only
+    pair that is not concordant; a metric that ties every system."""
     def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
         return ({n: rng.uniform(20, 40) for n in names}, {n: rng.uniform(-1, 1) for n in names})
 
@@ -108,6 +109,16 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     # the largest metric gap, a small human gap
     a, b, c, d = names(4)
     out.append(({a: 30.0, b: 30.5, c: 20.0, d: 39.0}, {a: 0.9, b: -0.9, c: 0.05, d: 0.0}))
+    # the only pair that is not concordant is tied by both the metric and people: no
+    # discordant pair (10.3: None; 10.2: 1.0), for a rule that takes sign(dm) == -sign(dh)
+    a, b, c = names(3)
+    m, h = rng.uniform(20, 35), rng.uniform(-0.9, 0.5)
+    out.append(({a: m, b: m, c: m + rng.uniform(0.5, 5)},
+                {a: h, b: h, c: h + rng.uniform(0.1, 0.4)}))
+    # all ties: every system the same to the metric, people still tell two apart
+    a, b, c = names(3)
+    m, h = rng.uniform(20, 40), rng.uniform(-0.9, 0.5)
+    out.append(({a: m, b: m, c: m}, {a: h, b: h, c: h + rng.uniform(0.1, 0.4)}))
     out.append(scores(names(2)))
     big = scores(names(30))
     while not unique(big):
