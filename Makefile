@@ -61,8 +61,11 @@ data: venv
 # make test PYTEST_ARGS="-m wmt22" WORKERS=2.
 WORKERS ?= $(if $(strip $(PYTEST_ARGS)),0,3)
 XDIST = $(if $(filter-out 0,$(WORKERS)),-n $(WORKERS) --dist loadfile --no-loadscope-reorder)
+# Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE=1):
+# every worker and every kernel the tests start would otherwise compile the package and
+# rewrite each test file's asserts again (__pycache__/ is ignored by git).
 test: venv
-	$(BIN)/pytest $(XDIST) $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest $(XDIST) $(PYTEST_ARGS)
 
 e2e: venv
 	$(BIN)/pytest tests/e2e -m e2e $(PYTEST_ARGS)
