@@ -107,7 +107,7 @@ def _open_notebook(page, lab, name: str) -> None:
         """() => { const panel = window.jupyterapp?.shell?.currentWidget;
                    return !!(panel && panel.content && panel.content.model
                              && panel.context?.isReady && panel.sessionContext?.isReady); }""",
-        timeout=KERNEL_READY_TIMEOUT)
+        timeout=KERNEL_READY_TIMEOUT, polling=250)
     page.locator(".jp-Notebook").first.wait_for(state="visible")
     status_bar = page.locator("#jp-main-statusbar")
     status_bar.get_by_text(_KERNEL_IDLE).wait_for(state="visible", timeout=KERNEL_READY_TIMEOUT)
@@ -121,7 +121,8 @@ def _run_all(page) -> dict:
     # the page, too: no cell still waiting "[*]" and the kernel idle in the status bar
     page.wait_for_function(
         """() => ![...document.querySelectorAll('.jp-Notebook .jp-InputPrompt')]
-                  .some(p => p.textContent.includes('*'))""", timeout=RUN_ALL_TIMEOUT)
+                  .some(p => p.textContent.includes('*'))""", timeout=RUN_ALL_TIMEOUT,
+        polling=250)
     page.locator("#jp-main-statusbar").get_by_text(_KERNEL_IDLE).wait_for(
         state="visible", timeout=RUN_ALL_TIMEOUT)
     return page.evaluate("() => window.__e2eRunAll")
