@@ -207,8 +207,31 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # noqa: ANN001, AN
     return GroupScheduling(config, log)
 
 
+#: A learner copy's Run All is tested twice over if both run: with nbclient (LEARNER_RUN_ALL,
+#: which needs no browser) and in Chromium (BROWSER_RUN_ALL, the same copy, the same
+#: assertions: no error, every code cell run, the stubs' checks say 还没有完成, and more).
+LEARNER_RUN_ALL = "tests/test_learner_run_all.py::test_run_all_completes_in_the_learner_copy["
+BROWSER_RUN_ALL = ("tests/e2e/test_chapters_in_browser.py::"
+                   "test_chapter_runs_and_its_explorer_answers[")
+
+
+def _skipped(item: pytest.Item) -> bool:
+    return any(m.name == "skip" or (m.name == "skipif" and m.args and m.args[0])
+               for m in item.iter_markers())
+
+
+@pytest.hookimpl(trylast=True)  # after tests/e2e/conftest.py has marked what it cannot run
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker: the slowest groups first (a stable sort: each keeps its order)."""
+    """A chapter whose learner copy runs in the browser in this session does not run it
+    again with nbclient; on an xdist worker, the slowest groups first (a stable sort)."""
+    in_browser = {item.nodeid[len(BROWSER_RUN_ALL):] for item in items
+                  if item.nodeid.startswith(BROWSER_RUN_ALL) and not _skipped(item)}
+    for item in items:
+        if item.nodeid.startswith(LEARNER_RUN_ALL) and \
+                item.nodeid[len(LEARNER_RUN_ALL):] in in_browser:
+            item.add_marker(pytest.mark.skip(
+                reason="this learner copy's Run All is tested in Chromium in this run "
+                       "(tests/e2e/test_chapters_in_browser.py)"))
     if not hasattr(config, "workerinput"):  # the workers collect; the controller schedules
         return
     rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}

@@ -237,12 +237,16 @@ def _correct_with_lingering_process(report: str) -> object:
     return nb
 
 
-def _hangs_after_first_exercise(report: str) -> object:
+def _hangs_after_first_exercise(report: str, spin: bool = True) -> object:
+    """Chapter 04 with 4.1 right, then a cell that never ends: it spins on the CPU, or
+    (spin=False) sleeps in a loop, which the limit stops alike without taking a core from
+    the tests running beside it for the whole TIMEOUT."""
     nb = _chapter()
     _set_answer(nb, "my_brevity_penalty", RIGHT_BP)
     _insert_before(nb, "def my_closest_ref_length(", LINGER.format(report=report,
                                                                    marker=MARKER),
-                   "while True:\n    pass")
+                   "while True:\n    pass" if spin else
+                   "while True:\n    import time\n    time.sleep(1)")
     return nb
 
 
@@ -311,7 +315,7 @@ def run(tmp_path_factory):
         "values": _attack_values(),
         "wrappers": _attack_wrappers(),
         "correct": _correct_with_lingering_process(str(report)),
-        "hang": _hangs_after_first_exercise(str(report)),
+        "hang": _hangs_after_first_exercise(str(report), spin=False),
         "student": _student(_chapter()),
         "wrong": _wrong(),
         "mutates": _sorting_in_place(),

@@ -2,7 +2,9 @@
 (``started``) and one headless Chromium, each started once per session (per worker under
 ``make test``, where tests/conftest.py groups the browser tests) and only when a test needs it.
 
-The server serves a temporary copy of ``notebooks/`` with Jupyter settings of its own
+The server serves a temporary copy of ``notebooks/`` in which every chapter is its learner
+copy (``make_student_copy``: what ``make lab`` puts into the workspace, stubs in place of
+the solutions), with Jupyter settings of its own
 (config, data, runtime, lab settings and workspaces in temporary folders), so neither the
 user's Jupyter set-up nor the tests' runs leak into the other. Kernels are looked up on
 the usual path (the venv's ``share/jupyter`` holds the ``python3`` kernel of the course),
@@ -144,11 +146,17 @@ def _stop(proc: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory) -> Lab:
-    """JupyterLab on a free localhost port, serving a copy of the notebooks."""
+    """JupyterLab on a free localhost port, serving the chapters' learner copies."""
+    from bleu_lesson.grading.course import make_student_copy
+
     base = tmp_path_factory.mktemp("jupyterlab")
     root_dir = base / "notebooks"
     shutil.copytree(NOTEBOOK_DIR, root_dir,
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    for path in sorted(root_dir.glob("[0-9][0-9]_*.ipynb")):
+        copy = make_student_copy(json.loads(path.read_text(encoding="utf-8")), path.name)
+        path.write_text(json.dumps(copy, ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")
     # empty user settings: the lab shows the environment's defaults, which the course
     # installs (jupyter-settings/bleu-lesson.json: Chinese interface, no news popup)
     settings_dir = base / "lab-settings"

@@ -177,7 +177,7 @@ def test_chapter_page_renders_offline(browser, site, chapter):
             page.wait_for_function("() => window.MathJax && MathJax.Hub && "
                                    "MathJax.Hub.queue.pending === 0 && "
                                    "document.querySelectorAll('.MathJax').length > 0",
-                                   timeout=60_000)
+                                   timeout=60_000, polling=250)
             assert page.locator(".MathJax_Error, merror").count() == 0
         broken = page.evaluate("() => [...document.images].filter("
                                "i => !i.complete || i.naturalWidth === 0).map(i => i.src)")

@@ -1,9 +1,11 @@
-"""Every chapter, as a learner sees it: JupyterLab in headless Chromium, Run All, then look.
+"""Every chapter, as a learner sees it: its learner copy (exercise stubs, no solutions) in
+JupyterLab in headless Chromium, Run All, then look.
 
 nbval compares the outputs a kernel produces, but a widget is only a model id there: it
 cannot tell whether the explorer shows up in the page or reacts to its controls. Here each
 chapter is opened in JupyterLab, its outputs cleared and all cells run; then the page must
-show no error and no "Error displaying widget", and the chapter's explorer (its result has
+show no error and no "Error displaying widget", every code cell must have run (an untouched
+exercise stops nothing: its check says "还没有完成"), and the chapter's explorer (its result has
 the CSS class ``bleu-result``) must be visible and answer one interaction (a text typed,
 a slider moved with the keyboard, a box ticked, a menu choice) with the value that
 bleu_lesson computes, in the test process, for the new input.
@@ -33,6 +35,7 @@ from bleu_lesson.core.bleu import geometric_mean
 from bleu_lesson.core.seed import tokenize
 from bleu_lesson.core.tokenizers import tokenize as tokenize_with
 from bleu_lesson.data.datasets import SEED_CANDIDATE, SEED_REFERENCES, TOY_CORPUS
+from bleu_lesson.grading.course import STUB
 
 pytestmark = pytest.mark.e2e
 
@@ -85,7 +88,7 @@ _RUN_ALL_JS = """async () => {
 _MODEL_JS = """() => {
   const panel = window.jupyterapp.shell.currentWidget;
   const cells = panel.content.model.cells;
-  const notRun = [], errors = [];
+  const notRun = [], errors = [], notDone = [];
   for (let i = 0; i < cells.length; i++) {
     const cell = cells.get(i);
     if (cell.type !== 'code' || !cell.sharedModel.getSource().trim()) continue;
@@ -94,9 +97,11 @@ _MODEL_JS = """() => {
     for (let k = 0; k < outputs.length; k++) {
       const out = outputs.get(k).toJSON();
       if (out.output_type === 'error') errors.push(`cell ${i}: ${out.ename}: ${out.evalue}`);
+      if (JSON.stringify(out).includes('还没有完成')) notDone.push(i);
     }
   }
-  return {notRun, errors, kernel: panel.sessionContext.session?.kernel?.name ?? null};
+  return {notRun, errors, notDone,
+          kernel: panel.sessionContext.session?.kernel?.name ?? null};
 }"""
 
 
@@ -107,7 +112,7 @@ def _open_notebook(page, lab, name: str) -> None:
         """() => { const panel = window.jupyterapp?.shell?.currentWidget;
                    return !!(panel && panel.content && panel.content.model
                              && panel.context?.isReady && panel.sessionContext?.isReady); }""",
-        timeout=KERNEL_READY_TIMEOUT)
+        timeout=KERNEL_READY_TIMEOUT, polling=250)
     page.locator(".jp-Notebook").first.wait_for(state="visible")
     status_bar = page.locator("#jp-main-statusbar")
     status_bar.get_by_text(_KERNEL_IDLE).wait_for(state="visible", timeout=KERNEL_READY_TIMEOUT)
@@ -121,7 +126,8 @@ def _run_all(page) -> dict:
     # the page, too: no cell still waiting "[*]" and the kernel idle in the status bar
     page.wait_for_function(
         """() => ![...document.querySelectorAll('.jp-Notebook .jp-InputPrompt')]
-                  .some(p => p.textContent.includes('*'))""", timeout=RUN_ALL_TIMEOUT)
+                  .some(p => p.textContent.includes('*'))""", timeout=RUN_ALL_TIMEOUT,
+        polling=250)
     page.locator("#jp-main-statusbar").get_by_text(_KERNEL_IDLE).wait_for(
         state="visible", timeout=RUN_ALL_TIMEOUT)
     return page.evaluate("() => window.__e2eRunAll")
@@ -405,6 +411,9 @@ def test_chapter_runs_and_its_explorer_answers(name, lab, page):
     _wait_for_widgets(page)
     _check_page_has_no_errors(page)
     assert outcome["ok"], f"Run All did not finish cleanly: {outcome}"
+    if STUB in (lab.root_dir / name).read_text(encoding="utf-8"):
+        # the exercises are untouched stubs: their checks ran and said so, in Chinese
+        assert page.evaluate(_MODEL_JS)["notDone"], f"{name}: no check said 还没有完成"
 
     results = page.locator(".bleu-result")
     interact = INTERACTIONS.get(name[:2])

@@ -98,7 +98,8 @@ def test_opening_the_start_page_leaves_it_saved(room, lab, page):
         "() => { const w = window.jupyterapp.shell.currentWidget;"
         " const k = w && w.sessionContext && w.sessionContext.session"
         " && w.sessionContext.session.kernel;"
-        " return k && k.status === 'idle' && k.info !== undefined; }", timeout=90_000)
+        " return k && k.status === 'idle' && k.info !== undefined; }", timeout=90_000,
+        polling=250)
     page.wait_for_timeout(1500)  # the lab copies the kernel's info into the model then
     dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
     assert dirty is False, "the start page is marked modified just by opening it"

@@ -40,7 +40,7 @@ def test_an_unrun_chapter_shows_no_disconnected_icon(name, started, browser):
         page.evaluate("""() => document.querySelector(
             '.jp-Notebook .jupyter-widgets-disconnected')?.scrollIntoView()""")
         page.wait_for_function(f"() => ({_ICONS})().some(icon => icon.visible)",
-                               timeout=30_000)
+                               timeout=30_000, polling=250)
         icons = page.evaluate(_ICONS)
         # the explorers are drawn from saved state, with no kernel behind them
         assert any(icon["visible"] for icon in icons), "no disconnected widget on the page"
