@@ -3,7 +3,8 @@ a reader cannot tell apart from it (issue 20: four hostile reviews hid the chapt
 Cyrillic, Greek, IPA, Armenian and small-capital look-alikes, combining marks and invisible
 characters). ``fold_lookalikes`` folds every character that Unicode's security data (UTS #39,
 confusables.txt) calls confusable with another; its table is generated from that data by
-``tools/make_lookalikes.py``.
+``tools/make_lookalikes.py``, which also joins the Latin look-alikes those reviews used (its
+``LATIN_LOOKALIKES``) to their Latin letters.
 
 The independent source here is the ``confusable_homoglyphs`` package (Unicode's data as
 JSON, and its own ``is_confusable``): every pair of letters or digits it lists must fold to
@@ -32,13 +33,30 @@ def _letter_or_digit(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LN"
 
 
-def test_the_table_is_what_unicodes_data_gives():
+def _tool():
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import make_lookalikes
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    assert make_lookalikes.main(["--check"]) == 0, "run python tools/make_lookalikes.py"
+    return make_lookalikes
+
+
+def test_the_table_is_what_unicodes_data_gives():
+    assert _tool().main(["--check"]) == 0, "run python tools/make_lookalikes.py"
+
+
+def test_each_hand_joined_letter_reads_as_its_latin_letter():
+    # the reviews' letters are in the table itself (the fold only reads the file): each reads
+    # as its Latin letter, and the chapter's sentence retyped in them reads as the sentence
+    by_hand = _tool().LATIN_LOOKALIKES
+    assert len(by_hand) > 80
+    apart = [(ch, latin, unicodedata.name(ch)) for ch, latin in by_hand.items()
+             if fold_lookalikes(ch) != fold_lookalikes(latin)]
+    assert apart == []
+    # Cyrillic е, с; Latin alpha ɑ, dotless ı; Greek ο, α; Armenian ո; small capital ᴍ
+    retyped = "Th\u0435 \u0441\u0251t \u0131s \u03bf\u0578 th\u0435 \u1d0d\u03b1t"
+    assert fold_lookalikes(retyped) == "the cat is on the mat"
 
 
 def test_every_confusable_pair_of_letters_or_digits_folds_alike():

@@ -111,37 +111,20 @@ class Exercise:
         return [tuple(c) for c in self.generate(rng)] if self.generate else []
 
 
-#: Letters of other scripts drawn like Latin ones (Cyrillic, Greek, Armenian, IPA, small
-#: capitals), each with its Latin letter: the look-alikes hostile reviews used, kept beside
-#: Unicode's table (``lookalikes.txt``) so that each maps to its Latin letter whatever that
-#: table groups it with.
-_LATIN_LOOKALIKES = {
-    **dict(zip("асеһіјорѕухԁԛԝаАВСЕНІЈКМОРЅТХУҮ",
-               "acehijopsyxdqwaABCEHIJKMOPSTXYY", strict=True)),
-    **dict(zip("αονριυκχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "aovpiukxABEZHIKMNOPTYX", strict=True)),
-    **dict(zip("ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢօսոհցՕՍ",
-               "iagiuabcdeghijklmnoprstuvwyzounhgOU", strict=True)),
-}
 #: Fillers that show as nothing (Hangul fillers, the Mongolian vowel separator).
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e")
 
 
 @functools.cache
 def _lookalike_table() -> dict[int, str]:
-    """Each look-alike character -> the character its group folds to: Unicode's confusables
-    (UTS #39) as ``tools/make_lookalikes.py`` grouped them into ``lookalikes.txt``, with the
-    group of each Latin look-alike above joined to its Latin letter's group. Read on first
-    use: ``import bleu_lesson`` does not read the file."""
+    """Each look-alike character -> the character its group folds to, as
+    ``tools/make_lookalikes.py`` wrote them into ``lookalikes.txt``: Unicode's confusables
+    (UTS #39) and the tool's hand-joined Latin look-alikes. Read on first use:
+    ``import bleu_lesson`` does not read the file."""
     text = (resources.files("bleu_lesson.teaching") / "lookalikes.txt").read_text("utf-8")
-    table = {int(code, 16): chr(int(target, 16))
-             for code, target in (line.split() for line in text.splitlines()
-                                  if line and not line.startswith("#"))}
-    for ch, latin in _LATIN_LOOKALIKES.items():
-        group, target = table.get(ord(ch), ch), table.get(ord(latin), latin)
-        if group != target:
-            table.update({code: target for code, to in table.items() if to == group})
-            table[ord(group)] = target
-    return table
+    return {int(code, 16): chr(int(target, 16))
+            for code, target in (line.split() for line in text.splitlines()
+                                 if line and not line.startswith("#"))}
 
 
 def fold_lookalikes(text: str) -> str:
