@@ -158,10 +158,10 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
                                        "result")
     if status == "not-judged":
         after = reply.get("after")
-        where = f" in {after}" if type(after) is str and _EXERCISE_ID.fullmatch(after) else ""
+        in_ex = f" in {after}" if type(after) is str and _EXERCISE_ID.fullmatch(after) else ""
         how = {"died": "died", "timeout": "was stopped (time limit)"}.get(
             str(reply.get("why")), "stopped")
-        return Verdict(ex.id, "error", f"not judged: the judging process {how}{where}, "
+        return Verdict(ex.id, "error", f"not judged: the judging process {how}{in_ex}, "
                                        f"before it reached {name}")
     if status == "not-done":
         return Verdict(ex.id, "not-done", "")
