@@ -397,6 +397,60 @@ ROUND10 = {
 }
 SUBMISSIONS.update(ROUND10)
 
+#: a learner's own my_bleu, with the references prepared by ``{ref}`` (kept if ``{keep}``)
+#: and r chosen by ``{closest}``: right as written in "honest_bleu_template_6_1"
+BLEU_WITH = """
+import math
+import unicodedata
+from collections import Counter
+def my_bleu(candidate, references):
+    c = candidate.lower().split()
+    refs = [{ref} for r in references{keep}]
+    if not c:
+        return 0.0
+    logs = 0.0
+    for n in range(1, 5):
+        g = Counter(tuple(c[i:i + n]) for i in range(len(c) - n + 1))
+        best = Counter()
+        for ref in refs:
+            best |= Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+        m, t = sum((g & best).values()), sum(g.values())
+        if m == 0:
+            return 0.0
+        logs += math.log(m / t) / 4
+    lens = [len(x) for x in refs]
+    r = {closest}
+    bp = 1.0 if len(c) > r else math.exp(1 - r / len(c))
+    return bp * math.exp(logs)
+"""
+
+
+def _bleu_with(ref="r.lower().split()", keep="",
+               closest="min(lens, key=lambda x: (abs(x - len(c)), x))") -> str:
+    return BLEU_WITH.format(ref=ref, keep=keep, closest=closest)
+
+
+#: an eleventh hostile review's fake passes: the references treated otherwise than the
+#: candidate (every edge case had been on the candidate's side), blank references skipped,
+#: and ties kept in a set's iteration order
+ROUND11 = {
+    "honest_bleu_template_6_1": ("06_r.ipynb", 6, "6.1", [_bleu_with()], "pass"),
+    "casefold_references_only": ("06_s.ipynb", 6, "6.1", [
+        _bleu_with(ref="r.casefold().split()")], "not-pass"),
+    "nfkc_references_only": ("06_t.ipynb", 6, "6.1", [
+        _bleu_with(ref="unicodedata.normalize('NFKC', r).lower().split()")], "not-pass"),
+    "references_split_on_one_space": ("06_u.ipynb", 6, "6.1", [
+        _bleu_with(ref="[w for w in r.lower().split(' ') if w]")], "not-pass"),
+    "blank_references_skipped": ("06_v.ipynb", 6, "6.1", [
+        _bleu_with(keep=" if r.strip()")], "not-pass"),
+    "ties_by_set_order_6_1": ("06_w.ipynb", 6, "6.1", [
+        _bleu_with(closest="min(set(lens), key=lambda x: abs(x - len(c)))")], "not-pass"),
+    "ties_by_set_order_4_2": ("04_u.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    return min(set(ref_lens), key=lambda r: abs(r - c))\n"], "not-pass"),
+}
+SUBMISSIONS.update(ROUND11)
+
 
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}

@@ -75,11 +75,12 @@ def right_clipped(candidate, references, n):
 
 def _bleu(candidate, references, *, split=str.split, lower=True, combine="max",
           closest=right_closest, bp=right_bp, mean="geo", orders=4, effective=False,
-          smooth=None, fold=None, grams=right_ngrams):
+          smooth=None, fold=None, grams=right_ngrams, ref_fold=None, ref_split=None,
+          keep=lambda r: True):
     if fold is None:
         fold = (lambda t: t.lower()) if lower else (lambda t: t)
     cand = split(fold(candidate))
-    refs = [split(fold(r)) for r in references]
+    refs = [(ref_split or split)((ref_fold or fold)(r)) for r in references if keep(r)]
     ps, ws = [], []
     for n in range(1, orders + 1):
         m, t = _clip(cand, refs, n, combine, grams)
@@ -181,6 +182,10 @@ def zero_lengths_skipped(c, lens):  # "an empty reference is no reference"
 def bp_divides_by_r(c, r):  # x = c / r first: ZeroDivisionError at r = 0
     x = c / r
     return 1.0 if x >= 1 else (0.0 if c == 0 else math.exp(1 - 1 / x))
+
+
+def by_set_order(c, lens):  # a round-11 find: ties kept in the set's iteration order
+    return min(set(lens), key=lambda r: abs(r - c))
 
 
 def tie_longer(c, lens):
@@ -294,6 +299,9 @@ WRONG = {
             [r for r in lens if r < c], default=min(lens)),
         "closest, an exact length passed over": lambda c, lens: min(
             [r for r in lens if r != c] or lens, key=lambda r: (abs(r - c), r)),
+        # an eleventh hostile review's find (80 of 1000 draws passed): the closest of
+        # set(lengths), a tie kept in the set's order (3933 before 3927)
+        "closest of set(lengths), ties by set order": by_set_order,
         "right only on the shown inputs": only_shown("4.2", tie_first),
     },
     "6.1": {
@@ -355,6 +363,21 @@ WRONG = {
             c, refs, closest=by_float_ratio),
         "closest by float ratio abs(r / c - 1)": lambda c, refs: _bleu(
             c, refs, closest=by_float_ratio_flipped),
+        # an eleventh hostile review's finds (200 of 200 draws passed): the references
+        # treated otherwise than the candidate, every edge case having been on its side
+        "casefold on the references only": lambda c, refs: _bleu(c, refs, ref_fold=str.casefold),
+        "NFKC on the references only": lambda c, refs: _bleu(
+            c, refs, ref_fold=lambda t: unicodedata.normalize("NFKC", t).lower()),
+        "references split on a single space": lambda c, refs: _bleu(
+            c, refs, ref_split=lambda t: t.split(" ")),
+        "references split on a single space, empties dropped": lambda c, refs: _bleu(
+            c, refs, ref_split=lambda t: [w for w in t.split(" ") if w]),
+        "references split on ASCII whitespace only": lambda c, refs: _bleu(
+            c, refs, ref_split=ascii_split),
+        "blank references skipped": lambda c, refs: _bleu(c, refs, keep=str.strip),
+        "empty references skipped": lambda c, refs: _bleu(c, refs, keep=lambda r: r != ""),
+        "closest of set(lengths), ties by set order": lambda c, refs: _bleu(
+            c, refs, closest=by_set_order),
         "rounded to 4 places": lambda c, refs: round(_bleu(c, refs), 4),
         "0-100 scale": lambda c, refs: 100 * _bleu(c, refs),
         "right only on the shown inputs": only_shown(

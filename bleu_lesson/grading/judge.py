@@ -87,6 +87,8 @@ def _short(text: object, limit: int = 300) -> str:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,59}")
+_ENDED = re.compile(r"SIG[A-Z0-9]{1,10}|signal [0-9]{1,3}|exit status [0-9]{1,3}")
+_EXERCISE_ID = re.compile(r"[0-9]{1,2}\.[0-9]{1,2}")
 
 
 def _type_name(value: object) -> str:
@@ -144,9 +146,23 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
         return Verdict(ex.id, "timeout", f"where it is judged, {at} did not finish within "
                                          "its time (CPU and wall clock): it was stopped")
     if status == "world-gone":
+        cell = reply.get("cell")
+        at = f"cell {cell}" if type(cell) is int and cell >= 0 else name
+        if reply.get("why") == "died":
+            ended = reply.get("ended")
+            how = f" ({ended})" if type(ended) is str and _ENDED.fullmatch(ended) else ""
+            return Verdict(ex.id, "error", f"the judging process died{how} while running "
+                                           f"{at} where it is judged")
         return Verdict(ex.id, "error", "the process that runs the answer where it is judged "
                                        "stopped or sent something that is not a judging "
                                        "result")
+    if status == "not-judged":
+        after = reply.get("after")
+        in_ex = f" in {after}" if type(after) is str and _EXERCISE_ID.fullmatch(after) else ""
+        how = {"died": "died", "timeout": "was stopped (time limit)"}.get(
+            str(reply.get("why")), "stopped")
+        return Verdict(ex.id, "error", f"not judged: the judging process {how}{in_ex}, "
+                                       f"before it reached {name}")
     if status == "not-done":
         return Verdict(ex.id, "not-done", "")
     if status == "not-callable":

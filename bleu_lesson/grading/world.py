@@ -166,7 +166,16 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
     if type(replies) is not list or len(replies) != len(exercises):
         return {ex.id: {"status": "world-failed", "why": "no reply for every answer"}
                 for ex in exercises}
-    return {ex.id: r for ex, r in zip(exercises, replies, strict=True)}
+    out = {}
+    for ex, r in zip(exercises, replies, strict=True):
+        if type(r) is dict and r.get("status") == "not-judged":
+            # the exercise whose answer the worker stopped in, named here (trusted)
+            after = r.get("after")
+            r = {"status": "not-judged", "why": r.get("why"),
+                 "after": exercises[after].id if type(after) is int
+                 and 0 <= after < len(exercises) else ""}
+        out[ex.id] = r
+    return out
 
 
 def _run_child(blocks: list[str], libraries: list[str], request: str, timeout: float,

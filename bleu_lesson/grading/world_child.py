@@ -514,8 +514,11 @@ def _only_fds(keep: tuple[int, ...]) -> None:
 def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
     """Send the worker its cells and asks, read back one checked frame per cell and one
     per ask (each within its time), and build the reply. A worker that overruns a limit,
-    dies or sends anything malformed is killed; the asks it did not answer are
-    ``timeout`` or ``world-gone``, with the cell it was in (-1: it was calling answers)."""
+    dies or sends anything malformed is killed. The ask it was answering is ``timeout``
+    or ``world-gone`` (with the signal that ended a worker that died, e.g. SIGSEGV), with
+    the cell it was in (-1: it was calling answers); the asks after it were never put to
+    it: ``not-judged``, naming the ask it stopped in (``after``: its index). A worker that
+    stopped in a cell takes every ask with it, each with that cell."""
     cells = list(request["cells"])
     answers = list(request["answers"])
     seconds = int(request.get("cell_seconds", 10))
@@ -544,11 +547,42 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
                 reply["errors"] = errors[:3]
             replies.append(reply)
     except WorkerGone as exc:
+        ended = _reap(pid) if str(exc) == "died" else ""
         _kill(pid)
-        for _ask in answers[len(replies):]:
-            replies.append({"status": "timeout" if str(exc) == "timeout" else "world-gone",
-                            "why": str(exc), "cell": cell})
+        stopped_in = len(replies)
+        for k in range(stopped_in, len(answers)):
+            if k == stopped_in or cell >= 0:
+                replies.append({"status": "timeout" if str(exc) == "timeout" else "world-gone",
+                                "why": str(exc), "cell": cell, "ended": ended})
+            else:
+                replies.append({"status": "not-judged", "after": stopped_in,
+                                "why": str(exc)})
     return {"replies": replies}
+
+
+def _reap(pid: int, seconds: float = 2.0) -> str:
+    """How the worker ended, once it closed its channel: the signal that killed it
+    ("SIGSEGV"), "exit status N", or "" when it is still running after ``seconds`` (it
+    closed the channel itself) or cannot be waited for."""
+    import time
+
+    t_end = time.monotonic() + seconds
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except OSError:
+            return ""
+        if done == pid:
+            if os.WIFSIGNALED(status):
+                number = os.WTERMSIG(status)
+                try:
+                    return signal.Signals(number).name
+                except ValueError:
+                    return f"signal {number}"
+            return f"exit status {os.WEXITSTATUS(status)}" if os.WIFEXITED(status) else ""
+        if time.monotonic() >= t_end:
+            return ""
+        time.sleep(0.02)
 
 
 def _kill(pid: int) -> None:

@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["STATUSES", "CheckResult", "Exercise", "same", "overlap", "shown_input", "verdict",
-           "run_exercise", "float_ratio_ties"]
+           "run_exercise", "float_ratio_ties", "set_order_puts_first"]
 
 STATUSES = ("pass", "self-assessed", "fail", "not-done", "error")
 
@@ -181,6 +181,21 @@ def float_ratio_ties(d: int, lengths: range) -> list[int]:
     [3, 7, 11, 12, 19]
     """
     return [c for c in lengths if c > d and abs(1 - (c + d) / c) < abs(1 - (c - d) / c)]
+
+
+def set_order_puts_first(values: list[int], first: int, second: int) -> bool:
+    """Whether ``set(values)``, iterated, meets ``first`` before ``second``: "the closest
+    of ``set(lengths)``" keeps whichever tied length the set lists first, and a small
+    int's place in a set is its value modulo the table size, not its size or its place
+    in ``values``.
+
+    >>> set_order_puts_first([3940, 3933, 3927, 3650], 3933, 3927)
+    True
+    >>> set_order_puts_first([6, 8], 8, 6), set_order_puts_first([8, 10], 10, 8)
+    (True, False)
+    """
+    order = list(set(values))
+    return order.index(first) < order.index(second)
 
 
 def _real(value: Any) -> bool:

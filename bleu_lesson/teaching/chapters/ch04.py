@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from bleu_lesson.core.brevity import brevity_penalty, closest_ref_length
-from bleu_lesson.teaching.checking import Exercise, float_ratio_ties
+from bleu_lesson.teaching.checking import Exercise, float_ratio_ties, set_order_puts_first
 from bleu_lesson.teaching.questions import Question, question
 
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
@@ -49,7 +49,8 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     shortest length neither first, last nor longest; a tie that the ratio r / c in floats
     breaks towards the longer length (c = 3 with 2 and 4); a reference of length 0 that
     is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
-    equal to c; every length the same."""
+    equal to c; every length the same; two ties that a set of the lengths lists longer
+    first (small and large lengths)."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)
@@ -81,6 +82,18 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     cases.append((0, [rng.randint(1, 9), 0, rng.randint(1, 9)]))
     cases.append((c, [c + 1, c, c - 1]))
     cases.append((c, [c + far] * 3))
+    # a tie that a set of the lengths lists longer first (a small int sits in a set by its
+    # value modulo the table size): the closest of set(lengths) keeps the longer one; at
+    # small and at large lengths, the shorter listed first and last, beside a far longer
+    # and a far shorter length
+    for lo, hi in ((20, 60), (500, 5000)):
+        while True:
+            sc, sd = rng.randint(lo, hi), rng.randint(1, 6)
+            lens = [sc - sd, sc + sd, sc + sd + far, sc - sd - far]
+            rng.shuffle(lens)
+            if set_order_puts_first(lens, sc + sd, sc - sd):
+                break
+        cases.append((sc, lens))
     for _ in range(2):
         lens = [rng.randint(1, 30) for _ in range(rng.randint(1, 5))]
         cases.append((rng.randint(0, 32), lens))
@@ -96,6 +109,9 @@ EXERCISES = (
         (6, [7]), (6, [5, 7]), (6, [7, 5]), (10, [8, 12, 12]), (3, [10, 20, 4]),
         # a tie that r / c in floats breaks the wrong way: 1 - 4/3 is nearer 0 than 1 - 2/3
         (3, [4, 2]),
+        # a tie that set([...]) lists longer first: 3933 before 3927 (the closest of the
+        # set's lengths keeps 3933)
+        (3930, [3940, 3933, 3927, 3650]),
     ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。",
         forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest, building_blocks=("ngrams", "clipping")),
 )

@@ -16,6 +16,7 @@ from bleu_lesson.teaching.checking import (
     float_ratio_ties,
     fold_lookalikes,
     overlap,
+    set_order_puts_first,
 )
 from bleu_lesson.teaching.questions import Question, question
 
@@ -48,10 +49,13 @@ def _hidden(rng: random.Random) -> list[tuple]:
       penalty), and the closest above c among four longer lengths (the median lengths);
     - a word the candidate repeats 3 times, held 1, 2 and 1 times by three references
       (max, sum, first-only and no clipping);
+    - a set of the lengths that lists the longer of a tie first;
+    - an empty (or blank) reference that is the closest length (r = 0);
     - upper case, the full-width space U+3000, punctuation glued to a word; ß against SS
       and the ligature ﬁ against fi (str.lower, not casefold, upper or NFKC); É against é,
       a decomposed é against a precomposed one, an unaccented word, a number, leading and
-      trailing spaces, an em space and a no-break space (str.lower().split(), nothing more);
+      trailing spaces, double spaces, an em space and a no-break space
+      (str.lower().split(), nothing more), each in the candidate and in a reference;
     - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
       candidate with every 3-gram but no 4-gram matched;
     - an empty candidate and a candidate of a few hundred tokens.
@@ -90,6 +94,9 @@ def _hidden(rng: random.Random) -> list[tuple]:
                   + "\u00a0cafe ",
                   [join(base[:4] + ["\u00e9cole", "2022"] + base[4:] + ["\u00e9t\u00e9",
                                                                        "caf\u00e9"])]))
+    # a double space inside the text too (split(" ") keeps an empty token there)
+    cases.append(("  ".join(mid[:5]) + "\u3000" + join(mid[5:]) + " cafe",
+                  [join(base[:4] + ["\u00e9cole", "2022"] + base[4:] + ["caf\u00e9"])]))
     # closest c + 1 among four longer ones: the lower median (c + 5) and the upper (c + 9)
     # are not it
     cases.append((join(base), [join(base + words(5)), join(edited(base, 1) + words(1)),
@@ -123,6 +130,27 @@ def _hidden(rng: random.Random) -> list[tuple]:
     x, y, z = (rng.choice(("ab", "cat", "on", "mat", "red", "dog")) for _ in range(3))
     tail = [rng.choice(_WORDS), rng.choice(_WORDS)]
     cases.append((join([x, y + z] + tail), [join([x + y, z] + tail)]))
+    # the same edges on the reference side (issue 20, round 11: a rule that treats the
+    # references otherwise, casefold or NFKC or split(" ") on them only, passed): every
+    # case above with one reference, and the case and U+3000 case, again with candidate
+    # and reference swapped
+    cases += [(refs[0], [cand]) for cand, refs in list(cases) if len(refs) == 1 and cand]
+    cases.append((join(base), ["\u3000".join(upper[:4]) + " " + join(upper[4:]),
+                               join(edited(base, 2))]))
+    # an empty reference (and a blank one) that is the closest length: r = 0 < c, BP 1 and
+    # BLEU 1, not the BP of the long one (a rule that skips blank references)
+    k = rng.randint(4, 5)
+    long_one = join(base + words(rng.randint(2 * k - c + 1, 2 * k - c + 4) if 2 * k > c
+                                 else rng.randint(1, 3)))
+    for blank in ("", rng.choice((" ", "  ", "\u3000"))):
+        cases.append((join(base[:k]), rng.choice(([long_one, blank], [blank, long_one]))))
+    # a tie that a set of the lengths lists longer first: the closest of set(lengths)
+    # keeps c + t where the shorter c - t wins
+    st = rng.randint(1, 3)
+    sc = rng.choice([n for n in range(max(st + 1, 4), 60)
+                     if set_order_puts_first([n - st, n + st], n + st, n - st)])
+    tied = words(sc)
+    cases.append((join(tied), [join(tied[:sc - st]), join(tied + words(st))]))
     # empty, and long
     cases.append(("", [join(base)]))
     long_ref = words(rng.randint(200, 400))
@@ -244,6 +272,13 @@ EXERCISES = (
         # shorter (6) wins and BP = 1 (BLEU 1, not exp(1 - 8/7) = 0.8669)
         ("the cat sat on the red mat", ["the cat sat on the red mat today",
                                         "the cat sat on the mat"]),
+        # the references' own edges: ß and a full-width space inside a reference (split and
+        # lower the references exactly as the candidate: "strasse" is not "straße", so
+        # BLEU (5/6 * 3/5 * 2/4 * 1/3) ** 0.25 = 0.5373, not 1), and an empty reference
+        # that is the closest length
+        # (|0 - 4| < |9 - 4|: r = 0, BP 1, BLEU 1, not exp(1 - 9/4) = 0.2865)
+        ("die strasse ist so lang heute", ["Die Straße ist\u3000so  lang heute"]),
+        ("a b c d", ["a b c d e f g h i", ""]),
     ), tolerance=1e-9,
         hint="逐项对照前几章问自己：怎样分词、大小写怎么办？截断时一个 n 元语法最多算几次，"
              "看哪条参考？r 取哪条参考的长度，距离相同时取哪条？4 个精确率怎样平均（几何平均，不是算术平均）？"
