@@ -68,6 +68,7 @@ def test_the_work_folder_holds_work_size_bytes_in_all(rows):
     """The three writable folders share one tmpfs: 256 MiB fit, then ENOSPC in each."""
     size = sandbox.Limits().work_size
     assert size == 256 * MiB
+    assert "probe 4.1" in rows, "\n".join(map(str, rows.values()))  # every row, whole
     row = rows["probe 4.1"]
     assert row.status == "fail"
     filled = f"[({size // MiB}, {errno.ENOSPC}), (0, {errno.ENOSPC}), (0, {errno.ENOSPC})]"
@@ -76,6 +77,7 @@ def test_the_work_folder_holds_work_size_bytes_in_all(rows):
 
 @bwrap_only
 def test_writing_past_it_is_a_clear_row(rows):
+    assert "uncaught 4.1" in rows, "\n".join(map(str, rows.values()))
     row = rows["uncaught 4.1"]
     assert row.status == "not-done"
     assert "OSError" in row.detail and "No space left on device" in row.detail
@@ -164,6 +166,7 @@ def test_unshare_still_judges_a_submission(monkeypatch, tmp_path):
     found = course.check_submissions(paths, timeout=60, jobs=1, sandbox="unshare")
     rows = {f"{Path(r.submission).stem[3:]} {r.exercise}": r for r in found}
     assert rows["right 4.1"].status == "pass", rows["right 4.1"]
+    assert "uncaught 4.1" in rows, "\n".join(map(str, rows.values()))
     row = rows["uncaught 4.1"]
     assert row.status == "not-done" and "No space left on device" in row.detail, row
 
