@@ -190,6 +190,10 @@ def bp_divides_by_r(c, r):  # x = c / r first: ZeroDivisionError at r = 0
     return 1.0 if x >= 1 else (0.0 if c == 0 else math.exp(1 - 1 / x))
 
 
+def plus_share(eps):
+    return lambda c, lens: min(lens, key=lambda r: abs(r - c) + eps * r)
+
+
 def by_set_order(c, lens):  # a round-11 find: ties kept in the set's iteration order
     return min(set(lens), key=lambda r: abs(r - c))
 
@@ -308,6 +312,10 @@ WRONG = {
         # an eleventh hostile review's find (80 of 1000 draws passed): the closest of
         # set(lengths), a tie kept in the set's order (3933 before 3927)
         "closest of set(lengths), ties by set order": by_set_order,
+        # a twelfth hostile review's find (100 of 100 draws passed): a tie broken by adding a
+        # small share of the length to the distance, which also moves a nearer longer length
+        # behind a shorter one 1 further away
+        **{f"distance + {eps:g} * r": plus_share(eps) for eps in (0.01, 0.001, 1e-4, 1e-5)},
         "right only on the shown inputs": only_shown("4.2", tie_first),
     },
     "6.1": {
@@ -402,6 +410,8 @@ WRONG = {
             c, refs, clip_keep=lambda r: len(r) >= 3),
         "one-token references left out of clipping": lambda c, refs: _bleu(
             c, refs, clip_keep=lambda r: len(r) >= 2),
+        "closest by distance + 1 % of the length": lambda c, refs: _bleu(
+            c, refs, closest=plus_share(0.01)),
         "rounded to 4 places": lambda c, refs: round(_bleu(c, refs), 4),
         "0-100 scale": lambda c, refs: 100 * _bleu(c, refs),
         "right only on the shown inputs": only_shown(

@@ -187,6 +187,13 @@ def _hidden(rng: random.Random) -> list[tuple]:
         pair = [join(toks[:-k]), join(toks[-k:])]
         rng.shuffle(pair)
         cases.append((join(toks), pair))
+    # the nearest reference c + g tokens long, c - g - 1 on the other side, g at least 50: a
+    # tie-break that adds 1 % of the length to the distance takes the shorter one
+    gc, g = rng.randint(150, 250), rng.randint(50, 80)
+    spread = words(gc)
+    pair = [join(spread + words(g)), join(spread[:gc - g - 1])]
+    rng.shuffle(pair)
+    cases.append((join(spread), pair))
     # empty, and long
     cases.append(("", [join(base)]))
     long_ref = words(rng.randint(200, 400))
