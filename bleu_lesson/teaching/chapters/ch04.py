@@ -50,7 +50,8 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     breaks towards the longer length (c = 3 with 2 and 4); a reference of length 0 that
     is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
     equal to c; every length the same; two ties that a set of the lengths lists longer
-    first (small and large lengths)."""
+    first (small and large lengths); the nearest length c + g above c and c - g - 1 below,
+    g in the hundreds, thousands and hundred thousands."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)

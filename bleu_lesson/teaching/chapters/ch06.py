@@ -73,6 +73,11 @@ def _hidden(rng: random.Random) -> list[tuple]:
       (str.lower().split(), nothing more), each in the candidate and in a reference;
     - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
       candidate with every 3-gram but no 4-gram matched;
+    - words joined by each of the 29 characters ``str.isspace()`` accepts, and a
+      zero-width character (U+200B, U+200C, U+200D, U+2060, U+FEFF) inside a word, each in
+      the candidate and in a reference;
+    - a reference of 1, 2 and 3 tokens that supplies clipped matches while BLEU > 0;
+    - the nearest reference length c + g above c and c - g - 1 below, g at least 50;
     - an empty candidate and a candidate of a few hundred tokens.
     """
     def words(k: int) -> list[str]:

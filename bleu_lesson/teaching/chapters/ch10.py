@@ -81,7 +81,9 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     metric gap is small while another discordant pair has the largest metric gap, two
     systems, and thirty systems. No two discordant pairs share the largest human gap (the
     strongest disagreement is unique); a pair tied by both the metric and people as the only
-    pair that is not concordant; a metric that ties every system."""
+    pair that is not concordant; a metric that ties every system; a metric gap and a human
+    gap of 0.0002 that rounding makes a tie; two discordant pairs with close human gaps, the
+    smaller with a far larger metric gap."""
     def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
         return ({n: rng.uniform(20, 40) for n in names}, {n: rng.uniform(-1, 1) for n in names})
 
