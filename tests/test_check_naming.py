@@ -140,3 +140,19 @@ def test_a_link_to_another_chapter_does_not_name_it():
     assert any(re.search(r"\[第 \d+ 章\]\(0[0-5]_", t) for t in text[1:])  # links do occur
     nb["cells"] = nb["cells"][1:]
     assert course._content_chapters(nb) == ["06"]
+
+
+def test_a_number_that_is_no_chapter_names_none():
+    """A twelfth hostile review: `homework_a_evade_no_meta_42_cell_deleted` (metadata deleted)
+    got a refusal saying "its file name says chapter 42"; the course has no chapter 42, so
+    the name says nothing and the content (chapter 04) decides. A chapter number before it
+    or alone still counts (`04_alice_v2_12_final`, `alice_42_06`)."""
+    ch04 = nb(code("def my_closest_ref_length(c, lens):\n    return lens[0]\n"),
+              code('check("4.1", my_brevity_penalty)'))
+    chapter, note, refusal = _judged_chapter(ch04, "homework_a_evade_no_meta_42_cell_deleted"
+                                             ".ipynb", None)
+    assert (chapter, refusal) == ("04", "") and "42" not in note and "from its content" in note
+    assert course._file_chapter("04_alice_v2_12_final.ipynb") == "04"
+    assert course._file_chapter("alice_42_06.ipynb") == "06"
+    chapter, _, refusal = _judged_chapter(CH06, "hw_42_notes.ipynb", None)
+    assert chapter == "06" and "42" not in refusal

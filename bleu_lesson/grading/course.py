@@ -183,14 +183,23 @@ def _file_chapter(name: str) -> str | None:
     >>> [_file_chapter(n) for n in ("alice_04_brevity.ipynb", "hw06.ipynb", "bob-ch10.ipynb",
     ...                             "alice_06.ipynb", "report_2024.ipynb", "notes.ipynb")]
     ['04', '06', '10', '06', None, None]
+
+    A number that is no chapter of the course (``42``) names none: a name without a chapter
+    number is judged by its content.
+
     >>> _file_chapter("04_honest_alice_v2_12_final.ipynb")
     '04'
+    >>> _file_chapter("homework_a_evade_no_meta_42_cell_deleted.ipynb") is None
+    True
     """
     stem = Path(name).stem
-    found = re.findall(r"(?:^|[_\-\s.])(\d\d)_(?=[^\W\d_])", stem)
+    chapters = registry()
+    found = [n for n in re.findall(r"(?:^|[_\-\s.])(\d\d)_(?=[^\W\d_])", stem)
+             if n in chapters]
     if found:
         return found[0]
-    alone = re.findall(r"(?:^|[_\-\s.])(?:ch|hw|chapter)?(\d\d)(?=$|[_\-\s.])", stem, re.I)
+    alone = [n for n in re.findall(r"(?:^|[_\-\s.])(?:ch|hw|chapter)?(\d\d)(?=$|[_\-\s.])",
+                                   stem, re.I) if n in chapters]
     return alone[-1] if alone else None
 
 

@@ -50,7 +50,8 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     breaks towards the longer length (c = 3 with 2 and 4); a reference of length 0 that
     is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
     equal to c; every length the same; two ties that a set of the lengths lists longer
-    first (small and large lengths)."""
+    first (small and large lengths); the nearest length c + g above c and c - g - 1 below,
+    g in the hundreds, thousands and hundred thousands."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)
@@ -94,6 +95,16 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
             if set_order_puts_first(lens, sc + sd, sc - sd):
                 break
         cases.append((sc, lens))
+    # the two nearest lengths on either side of c, c + g and c - g - 1, with g in the hundreds,
+    # the thousands and the hundred thousands: c + g is nearer by 1, so a tie-break that
+    # adds eps * r to the distance (to prefer the shorter) picks c - g - 1 once
+    # eps > 1 / (2g + 1): 1 % of r, 1 per mille, ... down to 1e-5 (issue 20, round 12)
+    for lo, hi in ((100, 999), (1000, 5000), (400_000, 900_000)):
+        gc = rng.randint(lo, hi)
+        g = rng.randint(gc // 4, gc // 2)
+        lens = [gc + g, gc - g - 1]
+        rng.shuffle(lens)
+        cases.append((gc, lens + [gc + 3 * g + rng.randint(1, 9)]))
     for _ in range(2):
         lens = [rng.randint(1, 30) for _ in range(rng.randint(1, 5))]
         cases.append((rng.randint(0, 32), lens))
@@ -112,6 +123,9 @@ EXERCISES = (
         # a tie that set([...]) lists longer first: 3933 before 3927 (the closest of the
         # set's lengths keeps 3933)
         (3930, [3940, 3933, 3927, 3650]),
+        # |250 - 200| = 50 < |149 - 200| = 51: 250, although far longer (a tie-break that
+        # adds 1 % of the length to the distance picks 149)
+        (200, [250, 149]),
     ), hint="距离相同时取较短的那个 (ties go to the shorter reference), 与 sacrebleu 一致。",
         forbidden=("bleu_lesson.core.brevity.closest_ref_length",), generate=_hidden_closest, building_blocks=("ngrams", "clipping")),
 )

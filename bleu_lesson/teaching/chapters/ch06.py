@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -36,6 +37,20 @@ def _my_bleu_reference(candidate: str, references: list[str]) -> float:
                          smoothing="none", effective_order=False).score
 
 
+#: U+200B, U+200C, U+200D, U+2060 and U+FEFF: characters with no width that are no space
+ZERO_WIDTH = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff")
+
+
+@functools.cache
+def unicode_spaces() -> tuple[str, ...]:
+    r"""Every character for which ``str.isspace()`` is true (``str.split`` splits on each).
+
+    >>> len(unicode_spaces()), unicode_spaces()[:2], "\u3000" in unicode_spaces()
+    (29, ('\t', '\n'), True)
+    """
+    return tuple(ch for ch in map(chr, range(0x110000)) if ch.isspace())
+
+
 _WORDS = ("the", "cat", "is", "on", "a", "mat", "sat", "dog", "red", "big", "猫", "垫子")
 
 
@@ -58,6 +73,11 @@ def _hidden(rng: random.Random) -> list[tuple]:
       (str.lower().split(), nothing more), each in the candidate and in a reference;
     - 3 matching tokens (no 4-grams: 0 without effective order or smoothing) and a
       candidate with every 3-gram but no 4-gram matched;
+    - words joined by each of the 29 characters ``str.isspace()`` accepts, and a
+      zero-width character (U+200B, U+200C, U+200D, U+2060, U+FEFF) inside a word, each in
+      the candidate and in a reference;
+    - a reference of 1, 2 and 3 tokens that supplies clipped matches while BLEU > 0;
+    - the nearest reference length c + g above c and c - g - 1 below, g at least 50;
     - an empty candidate and a candidate of a few hundred tokens.
     """
     def words(k: int) -> list[str]:
@@ -151,6 +171,34 @@ def _hidden(rng: random.Random) -> list[tuple]:
                      if set_order_puts_first([n - st, n + st], n + st, n - st)])
     tied = words(sc)
     cases.append((join(tied), [join(tied[:sc - st]), join(tied + words(st))]))
+    # every character str.isspace() calls a space separates two words (str.split), in the
+    # candidate and in a reference: a hand-made class of spaces (ASCII and the few Unicode
+    # spaces an example showed, or Unicode's Zs) glues two words into one (issue 20, round 12)
+    seps = list(unicode_spaces())
+    rng.shuffle(seps)
+    spaced = words(len(seps) + 1)
+    glued = spaced[0] + "".join(sep + w for sep, w in zip(seps, spaced[1:], strict=True))
+    cases += [(glued, [join(spaced)]), (join(spaced), [glued])]
+    # a zero-width character is no space: it stays inside its word ("ca\u200bt" is not
+    # "cat"), in the last word of the candidate and of a reference, so BLEU is not 0
+    for zw in ZERO_WIDTH:
+        plain = words(rng.randint(6, 8))
+        marked = plain[:-1] + [plain[-1][:1] + zw + plain[-1][1:]]
+        cases += [(join(marked), [join(plain)]), (join(plain), [join(marked)])]
+    # a reference of 1, 2 or 3 tokens (no 4-gram) still clips: its words match the
+    # candidate's, beside a reference of 4 or more tokens that gives BLEU > 0 and r
+    for k in (1, 2, 3):
+        toks = rng.sample(_WORDS, rng.randint(4, 6) + k)
+        pair = [join(toks[:-k]), join(toks[-k:])]
+        rng.shuffle(pair)
+        cases.append((join(toks), pair))
+    # the nearest reference c + g tokens long, c - g - 1 on the other side, g at least 50: a
+    # tie-break that adds 1 % of the length to the distance takes the shorter one
+    gc, g = rng.randint(150, 250), rng.randint(50, 80)
+    spread = words(gc)
+    pair = [join(spread + words(g)), join(spread[:gc - g - 1])]
+    rng.shuffle(pair)
+    cases.append((join(spread), pair))
     # empty, and long
     cases.append(("", [join(base)]))
     long_ref = words(rng.randint(200, 400))
@@ -279,6 +327,9 @@ EXERCISES = (
         # (|0 - 4| < |9 - 4|: r = 0, BP 1, BLEU 1, not exp(1 - 9/4) = 0.2865)
         ("die strasse ist so lang heute", ["Die Straße ist\u3000so  lang heute"]),
         ("a b c d", ["a b c d e f g h i", ""]),
+        # a reference of 2 tokens still clips: "the" and "mat" match only there; r = 4
+        # (|4 - 6| < |2 - 6|), BP 1, p = 6/6, 4/5, 2/4, 1/3: BLEU (0.8 / 6) ** 0.25 = 0.6043
+        ("a cat sat on the mat", ["a cat sat on", "the mat"]),
     ), tolerance=1e-9,
         hint="逐项对照前几章问自己：怎样分词、大小写怎么办？截断时一个 n 元语法最多算几次，"
              "看哪条参考？r 取哪条参考的长度，距离相同时取哪条？4 个精确率怎样平均（几何平均，不是算术平均）？"

@@ -81,7 +81,9 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     metric gap is small while another discordant pair has the largest metric gap, two
     systems, and thirty systems. No two discordant pairs share the largest human gap (the
     strongest disagreement is unique); a pair tied by both the metric and people as the only
-    pair that is not concordant; a metric that ties every system."""
+    pair that is not concordant; a metric that ties every system; a metric gap and a human
+    gap of 0.0002 that rounding makes a tie; two discordant pairs with close human gaps, the
+    smaller with a far larger metric gap."""
     def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
         return ({n: rng.uniform(20, 40) for n in names}, {n: rng.uniform(-1, 1) for n in names})
 
@@ -119,6 +121,34 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     a, b, c = names(3)
     m, h = rng.uniform(20, 40), rng.uniform(-0.9, 0.5)
     out.append(({a: m, b: m, c: m}, {a: h, b: h, c: h + rng.uniform(0.1, 0.4)}))
+    # a metric gap of 0.0002 inside one 0.001 (two systems' BLEU alike to 3 decimals) in a
+    # concordant pair (accuracy 1), and a human gap of 0.0002 inside one 0.001 in a
+    # discordant pair (accuracy 2/3): rounding the scores or the gaps (BLEU to 2 decimals as
+    # reported, z to 3 as WMT publishes, a gap to 2) makes a tie of them and changes the
+    # answer (issue 20, round 12)
+    a, b, c = names(3)
+    m, h = round(rng.uniform(20, 35), 3), rng.uniform(-0.9, 0.3)
+    near = [(a, m + 0.0001, h), (b, m + 0.0003, h + 0.3), (c, m + rng.uniform(1, 5), h + 0.6)]
+    rng.shuffle(near)
+    out.append(({n: x for n, x, _ in near}, {n: y for n, _, y in near}))
+    a, b, c = names(3)
+    m, h = rng.uniform(20, 35), round(rng.uniform(-0.9, 0.3), 3)
+    near = [(a, m, h + 0.0003), (b, m + rng.uniform(1, 3), h + 0.0001),
+            (c, m + rng.uniform(4, 6), h + 0.5)]
+    rng.shuffle(near)
+    out.append(({n: x for n, x, _ in near}, {n: y for n, _, y in near}))
+    # two discordant pairs with close human gaps, G (a over b) and G - delta (c over b, and
+    # c over d), the smaller with a far larger metric gap L: a key that adds a share w of
+    # the metric gap to the human gap picks (c, b) once w > delta / L; delta / L up to
+    # 0.006 and up to 1e-4 (abs(dh) + abs(dm) / 100, ... / 1000)
+    for lo, hi, llo, lhi in ((0.03, 0.06, 10, 20), (0.001, 0.003, 30, 50)):
+        a, b, c, d = names(4)
+        m, h = rng.uniform(52, 60), rng.uniform(-0.9, 0.0)
+        gap, delta, big_gap = rng.uniform(0.3, 0.8), rng.uniform(lo, hi), rng.uniform(llo, lhi)
+        rows = [(a, m, h + gap), (b, m + rng.uniform(0.5, 1.0), h),
+                (c, m - big_gap, h + gap - delta), (d, m, h)]
+        rng.shuffle(rows)
+        out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
     out.append(scores(names(2)))
     big = scores(names(30))
     while not unique(big):
