@@ -51,12 +51,15 @@ def test_reference_values_by_hand():
     #   cd (+2, -4) wrong -> 2/5
     # case 5: metric a 1, b 1, c 5; people .1 .2 .3: ab tied by the metric (wrong),
     #   ac (-4, -.2) right, bc (-4, -.1) right -> 2/3
-    expected = [1.0, 0.0, 5 / 6, 2 / 5, 2 / 3]
+    # case 6: metric a 1, b 1, c 0; people .3 .2 .1: ab tied by the metric (wrong), people
+    #   prefer a, the name that sorts first; ac (+1, +.2) right, bc (+1, +.1) right -> 2/3
+    expected = [1.0, 0.0, 5 / 6, 2 / 5, 2 / 3, 2 / 3]
     assert [acc(*case) for case in ch10._PAIRS_CASES] == pytest.approx(expected)
     strongest = exercises.EXERCISES["10.3"].reference
     assert strongest(*ch10._PAIRS_CASES[0]) is None
     assert strongest(*ch10._PAIRS_CASES[1]) == ("a", "c")   # people: a .3 vs c .1
     assert strongest(*ch10._PAIRS_CASES[2]) == ("Online-A", "Online-G")
+    assert strongest(*ch10._PAIRS_CASES[5]) is None   # a metric tie is not a disagreement
 
 
 @pytest.mark.parametrize(("exercise", "right", "wrong"), [

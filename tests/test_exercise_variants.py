@@ -250,6 +250,13 @@ def accuracy_with(rule):
     return answer
 
 
+def sorted_names(answer):
+    """``answer`` with both dicts in sorted name order (pairs then come as sorted(names))."""
+    def in_order(m, h):
+        return answer({k: m[k] for k in sorted(m)}, {k: h[k] for k in sorted(h)})
+    return in_order
+
+
 def scores_rounded(answer, metric=None, human=None):
     """``answer`` on the scores rounded first: BLEU to ``metric`` places, z to ``human``."""
     def rounded(m, h):
@@ -457,9 +464,16 @@ WRONG = {
         # a fifth hostile review's finds: a metric tie decided by which system is listed first
         # (people's favourite had always been listed second in the hidden ties)
         "a metric tie agrees when listed first (>= vs >)": accuracy_with(
-            lambda dm, dh: (dh != 0, (dm >= 0) == (dh > 0))),
+            lambda dm, dh: (dh != 0, dh != 0 and (dm >= 0) == (dh > 0))),
         "a metric tie agrees when listed second (< vs <)": accuracy_with(
-            lambda dm, dh: (dh != 0, (dm < 0) == (dh < 0))),
+            lambda dm, dh: (dh != 0, dh != 0 and (dm < 0) == (dh < 0))),
+        # a thirteenth hostile review's find (4 of 200 draws): pairs taken in sorted name
+        # order, a metric tie agreeing with one of the two names (as math.copysign(1, 0.0)
+        # does); a people's tie is never scored (the rules above once scored it right)
+        "pairs in sorted order, a metric tie agrees with the first name": sorted_names(
+            accuracy_with(lambda dm, dh: (dh != 0, dh != 0 and (dm < 0) == (dh < 0)))),
+        "pairs in sorted order, a metric tie agrees with the second name": sorted_names(
+            accuracy_with(lambda dm, dh: (dh != 0, dh != 0 and (dm >= 0) == (dh > 0)))),
         # round 11's and a twelfth hostile review's finds (passed 177, 167 and 180 of 200
         # draws): a rounded metric gap, z rounded as WMT publishes it, BLEU as papers do
         "metric gap rounded to 2 places": accuracy_with(

@@ -73,11 +73,13 @@ _PAIRS_CASES = (
     (dict(TAU_BLEU), dict(TAU_HUMAN)),                                   # 5/6
     ({"a": 1.0, "b": 2.0, "c": 2.0, "d": 0.0}, {"a": 2.0, "b": 5.0, "c": 5.0, "d": 9.0}),  # people tie b, c
     ({"a": 1.0, "b": 1.0, "c": 5.0}, {"a": 0.1, "b": 0.2, "c": 0.3}),   # the metric ties a, b
+    ({"a": 1.0, "b": 1.0, "c": 0.0}, {"a": 0.3, "b": 0.2, "c": 0.1}),   # ... a preferred: 2/3
 )
 
 def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, float]]]:
     """Hidden cases for 10.2 and 10.3. Every draw holds: a pair people tie, a pair the
-    metric ties while people do not (people's favourite listed first, and listed second), a discordant pair with the largest human gap whose
+    metric ties while people do not (people's favourite listed first and listed second,
+    each sorting first and second by name), a discordant pair with the largest human gap whose
     metric gap is small while another discordant pair has the largest metric gap, two
     systems, and thirty systems. No two discordant pairs share the largest human gap (the
     strongest disagreement is unique); a pair tied by both the metric and people as the only
@@ -95,16 +97,21 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
         return len(gaps) < 2 or gaps[0] != gaps[1]
 
     out: list[tuple[dict[str, float], dict[str, float]]] = []
-    while len(out) < 3:
+    # the metric-tied pair's favourite listed second or first, and sorting first or second
+    # by name: a rule that settles a metric tie by the order of the pair, in the dict or
+    # in sorted(names), fails one of the four (issue 20, round 13: sorted names)
+    plans = [(listed, by_name) for listed in (1, 0) for by_name in (0, 1)]
+    while len(out) < len(plans):
+        listed, by_name = plans[len(out)]
         a, b, c, d = names(4)
+        favourite, other = (c, d) if listed == 0 else (d, c)
+        if (favourite < other) != (by_name == 0):
+            c, d = d, c  # the same places in the dict, the names the other way round
         metric, human = scores([a, b, c, d])
         human[a] = human[b] = rng.uniform(-0.9, 0.9)     # people tie a and b
-        metric[d] = metric[c]                            # the metric ties c and d,
-        # people's largest gap (a and b lie within ±0.9), their favourite listed second,
-        # then first, then either: a rule that settles a metric tie by the order of the
-        # pair fails one of them
-        orders = ((-0.99, 0.99), (0.99, -0.99))
-        human[c], human[d] = orders[len(out)] if len(out) < 2 else rng.choice(orders)
+        metric[d] = metric[c]                            # the metric ties c and d, with
+        # people's largest gap (a and b lie within ±0.9): c (listed first) preferred or not
+        human[c], human[d] = (0.99, -0.99) if listed == 0 else (-0.99, 0.99)
         if unique((metric, human)):
             out.append((metric, human))
     # a, b: discordant with the largest human gap, a small metric gap; c, d: discordant with
