@@ -207,6 +207,30 @@ def test_bool_is_not_accepted_for_a_number(capsys):
     assert "未通过" in capsys.readouterr().out
 
 
+def test_a_right_pair_in_the_wrong_type_is_told_the_type(capsys):
+    """10.3 asks for a tuple: a list with the right names fails (the task says tuple), and
+    the detail names both types, since ['a', 'c'] and ('a', 'c') are easy to misread."""
+    def as_list(metric, human):
+        pairs = [(a, b) for a in human for b in human
+                 if human[a] > human[b] and metric[a] < metric[b]]
+        best = max(pairs, key=lambda p: human[p[0]] - human[p[1]], default=None)
+        return list(best) if best else None
+
+    exercises.check("10.3", as_list)
+    out = capsys.readouterr().out
+    assert "未通过" in out
+    assert "类型不同 (type differs): 期望 (expected) tuple，得到 (got) list" in out
+    exercises.check("4.2", lambda c, lens: str(min(lens, key=lambda r: (abs(r - c), r))))
+    assert "期望 (expected) int，得到 (got) str" in capsys.readouterr().out
+
+
+def test_numbers_of_another_kind_get_no_type_note(capsys):
+    exercises.check("4.1", lambda c, r: 0.5)  # a float for a float: the value is wrong
+    exercises.check("4.2", lambda c, lens: float(max(lens)))  # 5.0 for 5 is no type error
+    out = capsys.readouterr().out
+    assert out.count("未通过") == 2 and "类型不同" not in out
+
+
 # --- the checker bugs of #13 -------------------------------------------------------------
 
 def test_2_1_requires_a_string(capsys):

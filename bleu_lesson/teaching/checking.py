@@ -308,7 +308,17 @@ def verdict(ex: Exercise, case: tuple, got: Any, after: tuple | None = None) -> 
         return True, ""
     if not case:  # no input (10.1): the expected value IS the answer, so it is not shown
         return False, f"{where}  得到 (got): {_show(got)}：不对 (not the right value)"
-    return False, f"{where}  期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
+    return False, (f"{where}  期望 (expected): {_show(expected)}\n  得到 (got): {_show(got)}"
+                   + _type_note(expected, got))
+
+
+def _type_note(expected: Any, got: Any) -> str:
+    """A line naming both types when they differ and the values alone may not show it (a
+    list for a tuple, "1" for 1); none between numbers, where a value is what counts."""
+    if type(got) is type(expected) or (_real(got) and type(expected) in (int, float)):
+        return ""
+    return (f"\n  类型不同 (type differs): 期望 (expected) {type(expected).__name__}，"
+            f"得到 (got) {type(got).__name__}")
 
 
 def _not_done(value: Any) -> bool:
