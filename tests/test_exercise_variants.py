@@ -276,6 +276,37 @@ def strongest_with(key, order="human", discordant=lambda dm, dh: dm * dh < 0):
     return answer
 
 
+def strongest_by_ranks(people=1, metric=0):
+    """The discordant pair furthest apart in ranks: people's ranking (``people``), the
+    metric's (``metric``) or both summed, people's favourite first (round 14's rule)."""
+    def answer(metric_scores, human):
+        def ranks(scores):
+            return {n: i for i, n in enumerate(sorted(scores, key=lambda n: -scores[n]))}
+        rh, rm = ranks(human), ranks(metric_scores)
+        best, best_gap = None, 0
+        for a, b, dm, dh in _pairs(metric_scores, human):
+            if dm * dh < 0:
+                gap = people * abs(rh[a] - rh[b]) + metric * abs(rm[a] - rm[b])
+                if gap > best_gap:
+                    best, best_gap = ((a, b) if dh > 0 else (b, a)), gap
+        return best
+    return answer
+
+
+def strongest_by_human_rank_as_written(metric, human):
+    """Round 14's submission as a learner wrote it: systems in people's order, the gap in
+    places of that list."""
+    by_human = sorted(human, key=lambda s: human[s], reverse=True)
+    best, best_gap = None, 0
+    for i, a in enumerate(by_human):
+        for b in by_human[i + 1:]:
+            if human[a] > human[b] and metric[a] < metric[b]:
+                gap = by_human.index(b) - i
+                if gap > best_gap:
+                    best, best_gap = (a, b), gap
+    return best
+
+
 WRONG = {
     "4.1": {
         "no cap at 1": lambda c, r: math.exp(1 - r / c) if c else 0.0,
@@ -511,6 +542,13 @@ WRONG = {
         "human gap + metric gap / 1000": strongest_with(
             key=lambda t: abs(t[3]) + abs(t[2]) / 1000),
         "human gap times metric gap": strongest_with(key=lambda t: abs(t[3]) * abs(t[2])),
+        # a fourteenth hostile review's find (19 and 20 of 400 draws passed): the pair
+        # furthest apart in people's RANKING, not in their scores; and its neighbours, the
+        # metric's ranking and both rankings summed
+        "largest gap in people's ranking": strongest_by_ranks(people=1),
+        "largest gap in people's ranking, as written": strongest_by_human_rank_as_written,
+        "largest gap in the metric's ranking": strongest_by_ranks(people=0, metric=1),
+        "largest rank gap summed over both rankings": strongest_by_ranks(people=1, metric=1),
         "right only on the shown inputs": only_shown(
             "10.3", strongest_with(key=lambda t: abs(t[2]))),
     },
