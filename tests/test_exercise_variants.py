@@ -239,6 +239,27 @@ def half_width_with(cut):
     return answer
 
 
+def nearest_rank(lower, upper):
+    """Half the gap between the nearest-rank percentiles s[round(0.025 (n - 1))] and
+    s[round(0.975 (n - 1))] (``lower`` / ``upper``), else s[n // 40] / s[n - 1 - n // 40]."""
+    def answer(scores):
+        s = sorted(scores)
+        n, k = len(s), len(s) // 40
+        lo = s[round(0.025 * (n - 1))] if lower else s[k]
+        hi = s[round(0.975 * (n - 1))] if upper else s[n - 1 - k]
+        return (hi - lo) / 2
+    return answer
+
+
+def test_9_1_fixed_case_of_30_scores_by_hand():
+    """30 scores 0.10 ... 0.39: n // 40 = 0 keeps 0.10 and 0.39, half width 0.145; the
+    nearest ranks round(0.725) = 1 and round(28.275) = 28 take 0.11 and 0.38 (0.135)."""
+    (case,) = [c for c in exercises.EXERCISES["9.1"].cases if len(c[0]) == 30]
+    assert sorted(case[0]) == [i / 100 for i in range(10, 40)]
+    assert exercises.EXERCISES["9.1"].reference(*case) == pytest.approx(0.145, abs=1e-12)
+    assert nearest_rank(True, True)(*case) == pytest.approx(0.135, abs=1e-12)
+
+
 def accuracy_with(rule):
     def answer(metric, human):
         right = judged = 0.0
@@ -480,6 +501,11 @@ WRONG = {
         # a neighbour of a tenth review's finds: statistics.quantiles, which needs two scores
         "statistics.quantiles (exclusive)": lambda scores: (
             lambda q: (q[-1] - q[0]) / 2)(statistics.quantiles(scores, n=40)),
+        # a fourteenth hostile review's finds (7 of 400 draws passed): the nearest rank
+        # with Python's round, on both sides or on one
+        "nearest rank round(0.025 (n - 1)), round(0.975 (n - 1))": nearest_rank(True, True),
+        "nearest rank on the lower side only": nearest_rank(True, False),
+        "nearest rank on the upper side only": nearest_rank(False, True),
         "right only on the shown inputs": only_shown(
             "9.1", half_width_with(lambda n: round(n / 40))),
     },
