@@ -53,13 +53,18 @@ def test_reference_values_by_hand():
     #   ac (-4, -.2) right, bc (-4, -.1) right -> 2/3
     # case 6: metric a 1, b 1, c 0; people .3 .2 .1: ab tied by the metric (wrong), people
     #   prefer a, the name that sorts first; ac (+1, +.2) right, bc (+1, +.1) right -> 2/3
-    expected = [1.0, 0.0, 5 / 6, 2 / 5, 2 / 3, 2 / 3]
+    # case 7: metric a 2, b 3, c 4, d 0, e 1; people .3 .2 .1 0 -.9: ab, ac, bc and de
+    #   discordant, the six pairs across (a, b, c) x (d, e) concordant -> 6/10
+    expected = [1.0, 0.0, 5 / 6, 2 / 5, 2 / 3, 2 / 3, 6 / 10]
     assert [acc(*case) for case in ch10._PAIRS_CASES] == pytest.approx(expected)
     strongest = exercises.EXERCISES["10.3"].reference
     assert strongest(*ch10._PAIRS_CASES[0]) is None
     assert strongest(*ch10._PAIRS_CASES[1]) == ("a", "c")   # people: a .3 vs c .1
     assert strongest(*ch10._PAIRS_CASES[2]) == ("Online-A", "Online-G")
     assert strongest(*ch10._PAIRS_CASES[5]) is None   # a metric tie is not a disagreement
+    # case 7: human gaps of the discordant pairs: ab .1, ac .2, bc .1, de .9 -> (d, e),
+    # neighbours in people's ranking, while a and c are two places apart in both rankings
+    assert strongest(*ch10._PAIRS_CASES[6]) == ("d", "e")
 
 
 @pytest.mark.parametrize(("exercise", "right", "wrong"), [

@@ -239,6 +239,27 @@ def half_width_with(cut):
     return answer
 
 
+def nearest_rank(lower, upper):
+    """Half the gap between the nearest-rank percentiles s[round(0.025 (n - 1))] and
+    s[round(0.975 (n - 1))] (``lower`` / ``upper``), else s[n // 40] / s[n - 1 - n // 40]."""
+    def answer(scores):
+        s = sorted(scores)
+        n, k = len(s), len(s) // 40
+        lo = s[round(0.025 * (n - 1))] if lower else s[k]
+        hi = s[round(0.975 * (n - 1))] if upper else s[n - 1 - k]
+        return (hi - lo) / 2
+    return answer
+
+
+def test_9_1_fixed_case_of_30_scores_by_hand():
+    """30 scores 0.10 ... 0.39: n // 40 = 0 keeps 0.10 and 0.39, half width 0.145; the
+    nearest ranks round(0.725) = 1 and round(28.275) = 28 take 0.11 and 0.38 (0.135)."""
+    (case,) = [c for c in exercises.EXERCISES["9.1"].cases if len(c[0]) == 30]
+    assert sorted(case[0]) == [i / 100 for i in range(10, 40)]
+    assert exercises.EXERCISES["9.1"].reference(*case) == pytest.approx(0.145, abs=1e-12)
+    assert nearest_rank(True, True)(*case) == pytest.approx(0.135, abs=1e-12)
+
+
 def accuracy_with(rule):
     def answer(metric, human):
         right = judged = 0.0
@@ -274,6 +295,37 @@ def strongest_with(key, order="human", discordant=lambda dm, dh: dm * dh < 0):
         prefer_a = dh > 0 if order == "human" else dm > 0
         return (a, b) if prefer_a else (b, a)
     return answer
+
+
+def strongest_by_ranks(people=1, metric=0):
+    """The discordant pair furthest apart in ranks: people's ranking (``people``), the
+    metric's (``metric``) or both summed, people's favourite first (round 14's rule)."""
+    def answer(metric_scores, human):
+        def ranks(scores):
+            return {n: i for i, n in enumerate(sorted(scores, key=lambda n: -scores[n]))}
+        rh, rm = ranks(human), ranks(metric_scores)
+        best, best_gap = None, 0
+        for a, b, dm, dh in _pairs(metric_scores, human):
+            if dm * dh < 0:
+                gap = people * abs(rh[a] - rh[b]) + metric * abs(rm[a] - rm[b])
+                if gap > best_gap:
+                    best, best_gap = ((a, b) if dh > 0 else (b, a)), gap
+        return best
+    return answer
+
+
+def strongest_by_human_rank_as_written(metric, human):
+    """Round 14's submission as a learner wrote it: systems in people's order, the gap in
+    places of that list."""
+    by_human = sorted(human, key=lambda s: human[s], reverse=True)
+    best, best_gap = None, 0
+    for i, a in enumerate(by_human):
+        for b in by_human[i + 1:]:
+            if human[a] > human[b] and metric[a] < metric[b]:
+                gap = by_human.index(b) - i
+                if gap > best_gap:
+                    best, best_gap = (a, b), gap
+    return best
 
 
 WRONG = {
@@ -449,6 +501,11 @@ WRONG = {
         # a neighbour of a tenth review's finds: statistics.quantiles, which needs two scores
         "statistics.quantiles (exclusive)": lambda scores: (
             lambda q: (q[-1] - q[0]) / 2)(statistics.quantiles(scores, n=40)),
+        # a fourteenth hostile review's finds (7 of 400 draws passed): the nearest rank
+        # with Python's round, on both sides or on one
+        "nearest rank round(0.025 (n - 1)), round(0.975 (n - 1))": nearest_rank(True, True),
+        "nearest rank on the lower side only": nearest_rank(True, False),
+        "nearest rank on the upper side only": nearest_rank(False, True),
         "right only on the shown inputs": only_shown(
             "9.1", half_width_with(lambda n: round(n / 40))),
     },
@@ -511,6 +568,13 @@ WRONG = {
         "human gap + metric gap / 1000": strongest_with(
             key=lambda t: abs(t[3]) + abs(t[2]) / 1000),
         "human gap times metric gap": strongest_with(key=lambda t: abs(t[3]) * abs(t[2])),
+        # a fourteenth hostile review's find (19 and 20 of 400 draws passed): the pair
+        # furthest apart in people's RANKING, not in their scores; and its neighbours, the
+        # metric's ranking and both rankings summed
+        "largest gap in people's ranking": strongest_by_ranks(people=1),
+        "largest gap in people's ranking, as written": strongest_by_human_rank_as_written,
+        "largest gap in the metric's ranking": strongest_by_ranks(people=0, metric=1),
+        "largest rank gap summed over both rankings": strongest_by_ranks(people=1, metric=1),
         "right only on the shown inputs": only_shown(
             "10.3", strongest_with(key=lambda t: abs(t[2]))),
     },

@@ -29,17 +29,21 @@ def _ci_half_width(scores: list[float]) -> float:
 
 
 def _hidden(rng: random.Random) -> list[tuple]:
-    """Every draw holds: fewer than 40 scores (the cut-off index is 0), a count whose
-    n % 40 is over 20 (round(n / 40) differs from n // 40) and one whose n % 40 is
-    below 20 (ceil differs), a multiple of 40, repeated scores, unsorted scores, a
-    thousand scores, one score, exactly 40 scores and scores that are all the same."""
+    """Every draw holds: fewer than 40 scores (the cut-off index is 0), both 5-21 and
+    22-39 of them, a count whose n % 40 is 22-39 (round(n / 40) differs from n // 40, and
+    so do the nearest ranks round(0.025 (n - 1)) and round(0.975 (n - 1)) on each side) and
+    one whose n % 40 is below 20 (ceil differs), a multiple of 40, repeated scores, unsorted
+    scores, a thousand scores, one score, exactly 40 scores and scores that are all the same."""
     def scores(n: int) -> list[float]:
         return [round(rng.gauss(0.3, 0.05), 6) for _ in range(n)]
     tied = scores(60) + [0.25] * 10 + [0.35] * 10
     rng.shuffle(tied)
     cases: list[tuple] = [
-        (scores(rng.randint(5, 39)),),
-        (scores(40 * rng.randint(1, 9) + rng.randint(21, 39)),),
+        # n = 40k + m with m >= 22: the nearest rank round(k + (m - 1) / 40) is k + 1 on
+        # the lower side (m = 21 gives a half, which round() may take to k), and the upper
+        # side n - 2 - k, not n - 1 - k (issue 20, round 14)
+        (scores(rng.randint(5, 21)),), (scores(rng.randint(22, 39)),),
+        (scores(40 * rng.randint(1, 9) + rng.randint(22, 39)),),
         (scores(40 * rng.randint(1, 9) + rng.randint(1, 19)),),
         (scores(40 * rng.randint(2, 10)),),
         (tied,),
@@ -96,6 +100,9 @@ EXERCISES = (
     Exercise("9.1", "自助法置信区间半宽 my_ci_half_width", _ci_half_width, (
         ([0.30, 0.31, 0.29, 0.32, 0.28] * 8,), ([i / 100 for i in range(100)],),
         ([0.5] * 40,), ([i / 1000 for i in range(1000, 0, -1)],),
+        # 30 scores, 0.10 to 0.39 unsorted: the cut-off index is 0 (0.145), where the nearest
+        # rank round(0.025 * 29) = 1 would take 0.11 and 0.38
+        ([(7 * i % 30 + 10) / 100 for i in range(30)],),
     ), tolerance=1e-12,
         hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
              "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",

@@ -74,6 +74,10 @@ _PAIRS_CASES = (
     ({"a": 1.0, "b": 2.0, "c": 2.0, "d": 0.0}, {"a": 2.0, "b": 5.0, "c": 5.0, "d": 9.0}),  # people tie b, c
     ({"a": 1.0, "b": 1.0, "c": 5.0}, {"a": 0.1, "b": 0.2, "c": 0.3}),   # the metric ties a, b
     ({"a": 1.0, "b": 1.0, "c": 0.0}, {"a": 0.3, "b": 0.2, "c": 0.1}),   # ... a preferred: 2/3
+    # the largest human gap (d over e, 0.9) lies between neighbours in people's ranking;
+    # a over c spans two ranks (and two of the metric's) with a gap of 0.2: 6/10, (d, e)
+    ({"a": 2.0, "b": 3.0, "c": 4.0, "d": 0.0, "e": 1.0},
+     {"a": 0.3, "b": 0.2, "c": 0.1, "d": 0.0, "e": -0.9}),
 )
 
 def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, float]]]:
@@ -85,7 +89,9 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     strongest disagreement is unique); a pair tied by both the metric and people as the only
     pair that is not concordant; a metric that ties every system; a metric gap and a human
     gap of 0.0002 that rounding makes a tie; two discordant pairs with close human gaps, the
-    smaller with a far larger metric gap."""
+    smaller with a far larger metric gap; a discordant pair with the largest human gap
+    between neighbours in people's ranking and in the metric's, while other discordant
+    pairs span more ranks in each."""
     def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
         return ({n: rng.uniform(20, 40) for n in names}, {n: rng.uniform(-1, 1) for n in names})
 
@@ -156,6 +162,23 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
                 (c, m - big_gap, h + gap - delta), (d, m, h)]
         rng.shuffle(rows)
         out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
+    # people's largest gap, p over q, is a jump between neighbours in their ranking (and
+    # the metric's two lowest); above it x, z, y in small steps with the metric preferring
+    # y to x: a discordant pair two ranks apart in people's ranking, and one two apart in
+    # the metric's. A rule that takes the largest gap in ranks (people's, the metric's or
+    # both summed) picks a pair above the jump (issue 20, round 14)
+    x, z, y, p, q = names(5)
+    h = rng.uniform(-0.2, 0.6)
+    steps = [rng.uniform(0.02, 0.1) for _ in range(3)]
+    low = rng.uniform(20, 30)
+    top = low + rng.uniform(1, 4)                     # the metric prefers q to p
+    mx = top + rng.uniform(0.5, 3)
+    my = mx + rng.uniform(0.5, 3)
+    mz = rng.uniform(top + 0.2, my + 3)
+    rows = [(x, mx, h), (z, mz, h - steps[0]), (y, my, h - steps[0] - steps[1]),
+            (p, low, h - sum(steps)), (q, top, h - sum(steps) - rng.uniform(0.6, 0.9))]
+    rng.shuffle(rows)
+    out.append(({n: m for n, m, _ in rows}, {n: v for n, _, v in rows}))
     out.append(scores(names(2)))
     big = scores(names(30))
     while not unique(big):
