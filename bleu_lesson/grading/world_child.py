@@ -200,10 +200,11 @@ def _number(x: Any, t: type) -> Any:
 
 
 def _label(t: type) -> str:
-    """A type's name for a row, with its top package when it is not built in
-    (``numpy.ndarray``, ``numpy.bool``: numpy's bool is no Python ``bool``)."""
+    """A type's name for a row, with its top package when it is a library's
+    (``numpy.ndarray``, ``numpy.bool``: numpy's bool is no Python ``bool``); a built-in
+    type's or one of the cells' (or this script's ``Absent``) alone."""
     module = getattr(t, "__module__", None)
-    if type(module) is not str or module == "builtins":
+    if type(module) is not str or module in ("builtins", "__main__"):
         return str(t.__name__)
     return f"{module.split('.')[0]}.{t.__name__}"
 
