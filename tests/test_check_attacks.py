@@ -500,14 +500,15 @@ NUMPY = {
         "def my_ci_half_width(scores):\n"
         "    lo, hi = np.percentile(scores, [2.5, 97.5], method='nearest')\n"
         "    return float(hi - lo) / 2\n"], "not-pass"),
-    # numpy's own folder leads nowhere: where it is judged, its copy stands alone
-    "numpy_folder_to_the_key_4_1": ("04_p.ipynb", 4, "4.1", [
-        "import glob, os, numpy\n"
-        "_up = os.path.join(os.path.dirname(numpy.__file__), *['..'] * 5)\n"
-        "_ns = {}\n"
-        "exec(open(sorted(glob.glob(os.path.join(_up, '**', 'core', 'brevity.py'),"
-        " recursive=True))[0]).read(), _ns)\n"
-        "my_brevity_penalty = lambda c, r: _ns['brevity_penalty'](c, r)\n"], "not-pass"),
+    # numpy's folder leads nowhere: in the kernel, sacrebleu sits beside numpy; where the
+    # answer is judged, the copy's folder holds numpy alone
+    "numpy_folder_to_sacrebleu_6_1": ("06_o.ipynb", 6, "6.1", [
+        "import os, sys, numpy\n"
+        "sys.path.insert(0, os.path.dirname(os.path.dirname(numpy.__file__)))\n"
+        "import sacrebleu\n"
+        "def my_bleu(candidate, references):\n"
+        "    return sacrebleu.sentence_bleu(candidate.lower(), [r.lower() for r in references],"
+        " smooth_method='none', tokenize='none').score / 100\n"], "not-pass"),
 }
 SUBMISSIONS.update(NUMPY)
 
@@ -670,6 +671,9 @@ def test_an_ndarray_is_no_plain_value_in_the_notebook_or_the_check(rows):
 
 
 def test_numpys_folder_leads_to_no_key_where_answers_are_judged(rows):
-    row = rows["numpy_folder_to_the_key_4_1"]["4.1"]
-    assert row.status in ("fail", "error", "not-done"), row
-    assert "IndexError" in row.detail, row  # no brevity.py anywhere around the copy
+    import numpy
+
+    assert (Path(numpy.__file__).parents[1] / "sacrebleu").is_dir()  # in the kernel's reach
+    row = rows["numpy_folder_to_sacrebleu_6_1"]["6.1"]
+    assert row.status == "fail", row
+    assert "a stand-in for a library or bleu_lesson module" in row.detail, row

@@ -199,5 +199,5 @@ def test_a_world_without_numpy_says_so_in_the_row():
     v = judge.judge_exercise(EXERCISES["4.1"], reply, [(6, 7)], 0)
     assert v.status == "fail"
     assert "不是普通的值 (not a plain value)" in v.detail
-    assert "only the standard library and numpy" in v.detail and "判分环境中没有" in v.detail
+    assert "only the standard library, numpy and the" in v.detail and "判分环境中没有" in v.detail
     assert "an object" not in v.detail

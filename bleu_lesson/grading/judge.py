@@ -4,7 +4,7 @@
 ``bleu_lesson.grading.sandbox`` (its errors and a hang are noted: what the cells print is
 never read), then takes the values it judges from ``bleu_lesson.grading.world``: the code
 cells run again in a process where the exercise's reference does not exist (only the
-standard library and the building blocks the exercise allows), and the answers are called
+standard library, numpy and the building blocks the exercise allows), and the answers are called
 there on the fixed cases and hidden ones drawn from a seed made here. The reply is plain
 JSON; ``decode`` turns it into fresh values of exactly the plain types, with bounds
 (``MAX_NODES`` parts, ``MAX_HASHED`` set and dict entries: no reply can stall the checker
@@ -98,7 +98,7 @@ def _type_name(value: object) -> str:
 
 
 #: What a judging world holds besides an exercise's building blocks (``world``)
-WORLD_HOLDS = "the standard library and numpy"
+WORLD_HOLDS = "the standard library, numpy"
 
 
 def _a_value_of(value: object) -> str:
