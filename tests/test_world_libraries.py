@@ -201,3 +201,18 @@ def test_a_world_without_numpy_says_so_in_the_row():
     assert "不是普通的值 (not a plain value)" in v.detail
     assert "only the standard library, numpy and the" in v.detail and "判分环境中没有" in v.detail
     assert "an object" not in v.detail
+
+
+def test_a_kernel_under_unshare_cannot_reach_the_worlds_numpy():
+    """Under ``unshare`` a kernel sees the host's /tmp (as the checker's uid when that is
+    not root): the numpy copy every world imports is covered in a kernel's mount
+    namespace, so no submission can change it for another; the world itself keeps it."""
+    import shlex
+
+    site = world.numpy_copy()
+    assert site is not None and site in sandbox.WORLD_ONLY
+    cover = f"mount -t tmpfs -o size=1m,mode=0755 none {shlex.quote(str(site))}"
+    with sandbox.Sandbox(kind="none") as kernel, sandbox.Sandbox(kind="none", bare=True,
+                                                                 readable=(site,)) as judged:
+        assert cover in kernel._unshare_script().splitlines()
+        assert cover not in judged._unshare_script().splitlines()

@@ -346,6 +346,11 @@ STDLIB_LEFT_OUT = ("site-packages", "dist-packages", "test", "idlelib", "tkinter
 DYNLOAD_LEFT_OUT = ("_tkinter.",)
 
 
+#: Folders only the judging world reads (``world.numpy_copy``): a kernel under ``unshare``,
+#: which sees the host's ``/tmp`` with the checker's uid when that is not root, gets each
+#: covered, so no submission can change what another's world imports (a bubblewrap kernel
+#: never sees the host's ``/tmp``)
+WORLD_ONLY: list[Path] = []
 #: Variables that keep a BLAS library (numpy's OpenBLAS) to the calling thread: the
 #: judging world's worker may start no thread or process (``RLIMIT_NPROC`` of 1)
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
@@ -795,6 +800,10 @@ class Sandbox:
             hide = [*_package_folders(), Path(sys.prefix).resolve(),
                     Path(__file__).resolve().parents[1]]
             for folder in dict.fromkeys(hide):
+                lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                             f"{shlex.quote(str(folder))}")
+        else:
+            for folder in WORLD_ONLY:
                 lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
                              f"{shlex.quote(str(folder))}")
         notebooks = Path(__file__).resolve().parents[2] / "notebooks"

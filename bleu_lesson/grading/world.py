@@ -56,6 +56,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from . import sandbox
 from .sandbox import Limits, Sandbox, closing
 from .wire import encode
 
@@ -112,6 +113,7 @@ def _make_numpy_copy() -> Path:
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
+    sandbox.WORLD_ONLY.append(root)
     return root
 
 
