@@ -452,6 +452,67 @@ ROUND11 = {
 SUBMISSIONS.update(ROUND11)
 
 
+#: a fourteenth hostile review: honest answers that compute with numpy (chapter 09 imports
+#: it) passed the notebook's check and were refused where they are judged, where numpy was
+#: absent. The world now holds a private copy of numpy; numpy scalars are judged as the
+#: notebook's ``same`` judges them, an ndarray is no plain value in either place, and
+#: numpy neither computes a wrong rule right nor leads to the answer key.
+NUMPY = {
+    "numpy_values_5_1": ("05_n.ipynb", 5, "5.1", [
+        "import numpy as np\n"
+        "def my_flip():\n"
+        "    a = [float(x) for x in np.array([1, 1, 1, 0.01])]\n"
+        "    b = list(np.full(4, 0.5))\n"
+        "    return a, b\n"], "pass"),
+    "numpy_geomean_6_1": ("06_n.ipynb", 6, "6.1", [
+        "import numpy as np\n" + _bleu_with().replace(
+            "logs += math.log(m / t) / 4", "logs += float(np.log(m / t)) / 4")
+        .replace("return bp * math.exp(logs)", "return bp * float(np.exp(logs))")], "pass"),
+    "numpy_sort_9_1": ("09_n.ipynb", 9, "9.1", [
+        "import numpy as np\n"
+        "def my_ci_half_width(scores):\n"
+        "    s = np.sort(np.asarray(scores)); k = len(s) // 40\n"
+        "    return (s[len(s) - 1 - k] - s[k]) / 2\n"], "pass"),
+    "numpy_sign_10_2": ("10_n.ipynb", 10, "10.2", [
+        "import numpy as np\n"
+        "def my_pairwise_accuracy(metric, human):\n"
+        "    ok = tot = 0\n"
+        "    for a in human:\n"
+        "        for b in human:\n"
+        "            if human[a] == human[b]:\n                continue\n"
+        "            tot += 1\n"
+        "            ok += int(np.sign(metric[a] - metric[b]) == np.sign(human[a] - human[b]))\n"
+        "    return ok / tot\n"], "pass"),
+    "numpy_scalars_4": ("04_n.ipynb", 4, "4.1", [
+        "import numpy as np\n"
+        "def my_brevity_penalty(c, r):\n"
+        "    if c > r:\n        return np.float64(1.0)\n"
+        "    return np.float64(0.0) if c == 0 else np.exp(np.float64(1 - r / c))\n"
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    lens = np.array(ref_lens, dtype=np.int64)\n"
+        "    return lens[np.lexsort((lens, np.abs(lens - c)))][0]\n"], "pass"),
+    "numpy_ndarray_4_1": ("04_o.ipynb", 4, "4.1", [
+        RIGHT_BP.replace("def my_brevity_penalty", "def _bp"),
+        "import numpy as np\nmy_brevity_penalty = lambda c, r: np.array(_bp(c, r))\n"],
+        "not-pass"),
+    "numpy_percentile_nearest_9_1": ("09_o.ipynb", 9, "9.1", [
+        "import numpy as np\n"
+        "def my_ci_half_width(scores):\n"
+        "    lo, hi = np.percentile(scores, [2.5, 97.5], method='nearest')\n"
+        "    return float(hi - lo) / 2\n"], "not-pass"),
+    # numpy's folder leads nowhere: in the kernel, sacrebleu sits beside numpy; where the
+    # answer is judged, the copy's folder holds numpy alone
+    "numpy_folder_to_sacrebleu_6_1": ("06_o.ipynb", 6, "6.1", [
+        "import os, sys, numpy\n"
+        "sys.path.insert(0, os.path.dirname(os.path.dirname(numpy.__file__)))\n"
+        "import sacrebleu\n"
+        "def my_bleu(candidate, references):\n"
+        "    return sacrebleu.sentence_bleu(candidate.lower(), [r.lower() for r in references],"
+        " smooth_method='none', tokenize='none').score / 100\n"], "not-pass"),
+}
+SUBMISSIONS.update(NUMPY)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
@@ -583,3 +644,36 @@ def test_a_fraction_passes_as_in_the_notebook(rows):
     assert isinstance(ns["my_pairwise_accuracy"]({"a": 2, "b": 1}, {"a": 1, "b": 0}), Fraction)
     assert exercises.run("10.2", ns["my_pairwise_accuracy"]).status == "pass"
     assert rows["honest_accuracy_fraction"]["10.2"].status == "pass"
+
+
+def test_honest_numpy_answers_are_judged_as_in_the_notebook(rows):
+    """numpy exists where answers are judged: the honest numpy answers pass there as in
+    the notebook (np.float64 and np.int64 results too), and a wrong rule written with
+    numpy still fails."""
+    for name in ("numpy_values_5_1", "numpy_geomean_6_1", "numpy_sort_9_1",
+                 "numpy_sign_10_2"):
+        exercise = NUMPY[name][2]
+        assert rows[name][exercise].status == "pass", (name, rows[name][exercise])
+    assert rows["numpy_scalars_4"]["4.1"].status == "pass", rows["numpy_scalars_4"]
+    assert rows["numpy_scalars_4"]["4.2"].status == "pass", rows["numpy_scalars_4"]
+    assert rows["numpy_percentile_nearest_9_1"]["9.1"].status == "fail"
+
+
+def test_an_ndarray_is_no_plain_value_in_the_notebook_or_the_check(rows):
+    import numpy as np
+
+    from bleu_lesson.teaching import exercises
+
+    assert exercises.run("4.1", lambda c, r: np.array(1.0)).status == "fail"
+    row = rows["numpy_ndarray_4_1"]["4.1"]
+    assert row.status == "fail" and "不是普通的值 (not a plain value)" in row.detail
+    assert "a value of type numpy.ndarray" in row.detail
+
+
+def test_numpys_folder_leads_to_no_key_where_answers_are_judged(rows):
+    import numpy
+
+    assert (Path(numpy.__file__).parents[1] / "sacrebleu").is_dir()  # in the kernel's reach
+    row = rows["numpy_folder_to_sacrebleu_6_1"]["6.1"]
+    assert row.status == "fail", row
+    assert "a stand-in for a library or bleu_lesson module" in row.detail, row

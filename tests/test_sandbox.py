@@ -382,13 +382,13 @@ def test_forged_results_lines_hooks_and_patched_checkers_change_nothing(run):
 def test_the_librarys_own_function_and_an_equal_to_all_int_fail(run):
     # judged where the library's brevity module does not exist: the name is an absent
     assert _status(run, "values") == {"4.1": "fail", "4.2": "fail"}
-    assert "Absent, not a plain value" in _detail(run, "values", "4.1")
+    assert "a stand-in for a library or bleu_lesson module" in _detail(run, "values", "4.1")
     assert "期望 (expected)" in _detail(run, "values", "4.2")
 
 
 def test_calling_the_library_fails_with_a_detail_that_says_so(run):
     assert _status(run, "wrappers") == {"4.1": "fail", "4.2": "not-done"}
-    assert "Absent, not a plain value" in _detail(run, "wrappers", "4.1")
+    assert "a stand-in for a library or bleu_lesson module" in _detail(run, "wrappers", "4.1")
     # the code object it copies does not exist where the answer is judged
     assert "is not defined where it is judged" in _detail(run, "wrappers", "4.2")
 

@@ -119,3 +119,100 @@ def test_every_package_folder_a_bare_sandbox_sees_is_empty():
     seen, has_stdlib = json.loads(out.decode() or "[{}, false]")
     assert has_stdlib, err[-500:]
     assert {path: n for path, n in seen.items() if n} == {}
+
+
+def test_every_world_has_its_own_copy_of_numpy():
+    """numpy comes into a world as a copy made for this run (new files: no page a kernel
+    sandbox reads), without its tests; the copy is the installed numpy's."""
+    import numpy
+
+    site = world.numpy_copy()
+    assert site is not None
+    assert sorted(p.name for p in site.iterdir()) == ["numpy", "numpy.libs"]
+    copied, installed = site / "numpy" / "__init__.py", Path(numpy.__file__)
+    assert copied.read_bytes() == installed.read_bytes()
+    assert copied.stat().st_ino != installed.stat().st_ino
+    assert not (site / "numpy" / "tests").exists()
+    assert site not in Path(numpy.__file__).parents
+
+
+@pytest.mark.skipif(sandbox.backend() != "bwrap", reason="the world's copy of Python: bwrap")
+def test_numpy_computes_in_a_bare_sandbox_with_one_thread_and_one_process():
+    """Where answers are judged (a bare sandbox, its seccomp filter, RLIMIT_NPROC of 1),
+    numpy imports from the copy and computes, and its BLAS started no thread: the
+    environment says one thread (sandbox.BLAS_THREADS)."""
+    site = world.numpy_copy()
+    assert site is not None
+    script = ("import json, os, resource, sys\n"
+              "resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))\n"
+              f"sys.path.insert(0, {str(site)!r})\n"
+              "import numpy as np\n"
+              "a = np.arange(1, 65, dtype=float).reshape(8, 8)\n"
+              "print(json.dumps([np.__file__, float((a @ a).trace()), float(np.sort([3, 1, 2])[0]),"
+              " len(os.listdir('/proc/self/task')), os.environ.get('OPENBLAS_NUM_THREADS')]))\n")
+    with sandbox.Sandbox(bare=True, readable=(site,)) as box:
+        proc = box.start([os.path.realpath(sys.executable), "-I", "-S", "-c", script],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()[-800:]
+    where, trace, smallest, threads, blas = json.loads(out.decode())
+    a = [[8 * i + j + 1 for j in range(8)] for i in range(8)]  # the trace of a @ a, by hand
+    assert trace == sum(a[i][k] * a[k][i] for i in range(8) for k in range(8))
+    assert where.startswith(str(site)) and smallest == 1.0
+    assert threads == 1 and blas == "1"
+
+
+def test_numpy_scalars_are_sent_as_the_notebook_compares_them():
+    """np.float64 and np.int64 answers are plain numbers where they are judged, as the
+    notebook's ``same`` takes them; np.bool_ is no Python bool in either place (the
+    notebook's check fails it, and the world names its type)."""
+    import numpy as np
+
+    from bleu_lesson.grading import world_child
+    from bleu_lesson.teaching.checking import same
+
+    assert world_child.encode(np.float64(0.5), None) == 0.5
+    assert world_child.encode(np.int64(7), None) == 7 and type(
+        world_child.encode(np.int64(7), None)) is int
+    assert same(0.5, np.float64(0.5), 1e-9) and same(7, np.int64(7), None)
+    assert not same(True, np.True_, None)
+    with pytest.raises(world_child.Unserialisable, match=r"^numpy\.bool"):
+        world_child.encode(np.True_, None)
+    with pytest.raises(world_child.Unserialisable, match=r"^numpy\.ndarray$"):
+        world_child.encode(np.array([1.0]), None)
+
+
+def test_a_world_without_numpy_says_so_in_the_row():
+    """Where the copy could not be made, numpy imports as a stand-in: an answer built on
+    it gets a row that says, in Chinese and English, what exists where answers are
+    judged (not a wrong number blamed on the learner's logic)."""
+    from bleu_lesson.grading import judge, world_child
+
+    cells = ["import numpy as np\ndef my_brevity_penalty(c, r):\n    return np.exp(1 - r / c)\n"]
+    request = {"cells": cells, "cell_seconds": 5, "nonce": "n0",
+               "answers": [{"name": "my_brevity_penalty", "kind": "function",
+                            "cases": [[6, 7]]}]}
+    proc = subprocess.run([sys.executable, "-I", "-S", "-B", world_child.__file__],
+                          input=json.dumps(request).encode(), capture_output=True, timeout=120)
+    reply = json.loads(proc.stdout.decode())["replies"][0]
+    assert reply["status"] == "unserialisable" and reply["type"] == "Absent"
+    v = judge.judge_exercise(EXERCISES["4.1"], reply, [(6, 7)], 0)
+    assert v.status == "fail"
+    assert "不是普通的值 (not a plain value)" in v.detail
+    assert "only the standard library, numpy and the" in v.detail and "判分环境中没有" in v.detail
+    assert "an object" not in v.detail
+
+
+def test_a_kernel_under_unshare_cannot_reach_the_worlds_numpy():
+    """Under ``unshare`` a kernel sees the host's /tmp (as the checker's uid when that is
+    not root): the numpy copy every world imports is covered in a kernel's mount
+    namespace, so no submission can change it for another; the world itself keeps it."""
+    import shlex
+
+    site = world.numpy_copy()
+    assert site is not None and site in sandbox.WORLD_ONLY
+    cover = f"mount -t tmpfs -o size=1m,mode=0755 none {shlex.quote(str(site))}"
+    with sandbox.Sandbox(kind="none") as kernel, sandbox.Sandbox(kind="none", bare=True,
+                                                                 readable=(site,)) as judged:
+        assert cover in kernel._unshare_script().splitlines()
+        assert cover not in judged._unshare_script().splitlines()

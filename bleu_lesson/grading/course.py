@@ -48,6 +48,7 @@ from bleu_lesson.teaching.exercises import EXERCISES
 
 from .judge import check_notebook, kill_all
 from .sandbox import BACKENDS, Limits, allow_new, backend, close_all, refusal
+from .world import numpy_copy
 
 __all__ = [
     "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
@@ -922,6 +923,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     allow_new()
     paths = [Path(p) for p in paths]
     kind = _sandbox_kind(sandbox)  # once: every submission of the run uses the same one
+    numpy_copy()  # before any kernel starts: an unshare kernel gets it covered (WORLD_ONLY)
     results: dict[int, list[Row]] = {}
     twins = _duplicates([Path(p) for p in paths])
     pool = ThreadPoolExecutor(max_workers=jobs)

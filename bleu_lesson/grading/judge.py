@@ -4,7 +4,7 @@
 ``bleu_lesson.grading.sandbox`` (its errors and a hang are noted: what the cells print is
 never read), then takes the values it judges from ``bleu_lesson.grading.world``: the code
 cells run again in a process where the exercise's reference does not exist (only the
-standard library and the building blocks the exercise allows), and the answers are called
+standard library, numpy and the building blocks the exercise allows), and the answers are called
 there on the fixed cases and hidden ones drawn from a seed made here. The reply is plain
 JSON; ``decode`` turns it into fresh values of exactly the plain types, with bounds
 (``MAX_NODES`` parts, ``MAX_HASHED`` set and dict entries: no reply can stall the checker
@@ -92,8 +92,29 @@ _EXERCISE_ID = re.compile(r"[0-9]{1,2}\.[0-9]{1,2}")
 
 
 def _type_name(value: object) -> str:
-    """A type name the judged side sent, shown only when it is a (dotted) identifier."""
-    return value if type(value) is str and _IDENTIFIER.fullmatch(value) else "an object"
+    """An exception's type name the judged side sent, shown only when it is a (dotted)
+    identifier."""
+    return value if type(value) is str and _IDENTIFIER.fullmatch(value) else "an exception"
+
+
+#: What a judging world holds besides an exercise's building blocks (``world``)
+WORLD_HOLDS = "the standard library, numpy"
+
+
+def _a_value_of(value: object) -> str:
+    """The kind of value the judged side said it returned, as words for a row: the type
+    name when it is a (dotted) identifier; a stand-in of the world (``Absent``) explained.
+
+    >>> _a_value_of("ndarray"), _a_value_of(None)
+    ('a value of type ndarray', 'a value of a type it did not name')
+    """
+    if value == "Absent":
+        return ("a stand-in for a library or bleu_lesson module that does not exist where "
+                f"answers are judged (only {WORLD_HOLDS} and the exercise's building blocks "
+                "do; 判分环境中没有这个库或模块)")
+    if type(value) is str and _IDENTIFIER.fullmatch(value):
+        return f"a value of type {value}"
+    return "a value of a type it did not name"
 
 
 def _said(value: object, limit: int = 200) -> str:
@@ -137,7 +158,7 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
         why = ""
         if errors:
             blocks = ", ".join(ex.building_blocks) or "none"
-            why = (f" where it is judged (only the standard library and the building blocks "
+            why = (f" where it is judged (only {WORLD_HOLDS} and the building blocks "
                    f"bleu_lesson.core.{{{blocks}}} exist there): " + errors)
         return Verdict(ex.id, "not-done", f"{name} is not defined" + why)
     if status == "timeout":
@@ -166,8 +187,8 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     if status == "not-done":
         return Verdict(ex.id, "not-done", "")
     if status == "not-callable":
-        return Verdict(ex.id, "fail", f"需要一个函数 (expected a function), {name} is a "
-                                      f"{_type_name(reply.get('type'))}")
+        return Verdict(ex.id, "fail", f"需要一个函数 (expected a function), {name} is "
+                                      f"{_a_value_of(reply.get('type'))}")
     if status == "library":
         lib = reply.get("name")
         lib = lib if lib in ex.forbidden else "a library function"
@@ -176,9 +197,9 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
                                       "this exercise")
     if ex.kind == "value":
         if status == "unserialisable":
-            return Verdict(ex.id, "fail", f"{name} is an object of type "
-                                          f"{_type_name(reply.get('type'))}, not a plain "
-                                          "value (numbers, strings, lists, tuples)")
+            return Verdict(ex.id, "fail", f"不是普通的值 (not a plain value): {name} is "
+                                          f"{_a_value_of(reply.get('type'))}; expected "
+                                          "numbers, strings, lists, tuples")
         if status != "value":
             return Verdict(ex.id, "error", "the kernel's reply is not a judging result")
         try:
@@ -231,9 +252,10 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
                                        f"{_type_name(reply.get('type'))}: "
                                        f"{_said(reply.get('message'))}")
     if status == "unserialisable":
-        return Verdict(ex.id, "fail", f"输入 (input): {shown}; the answer returned an object "
-                                      f"of type {_type_name(reply.get('type'))}, not a plain "
-                                      "value (numbers, strings, lists, tuples, dicts, sets)")
+        return Verdict(ex.id, "fail", f"输入 (input): {shown}; 返回的不是普通的值 (not a plain "
+                                      f"value): the answer returned "
+                                      f"{_a_value_of(reply.get('type'))}; expected numbers, "
+                                      "strings, lists, tuples, dicts, sets")
     return Verdict(ex.id, "error", f"the kernel's reply has an unknown status "
                                    f"{_short(status, 40)!r}")
 

@@ -86,7 +86,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bleu_lesson.data.datasets import WMT22_ENV_VAR, data_root
@@ -346,6 +346,17 @@ STDLIB_LEFT_OUT = ("site-packages", "dist-packages", "test", "idlelib", "tkinter
 DYNLOAD_LEFT_OUT = ("_tkinter.",)
 
 
+#: Folders only the judging world reads (``world.numpy_copy``): a kernel under ``unshare``,
+#: which sees the host's ``/tmp`` with the checker's uid when that is not root, gets each
+#: covered, so no submission can change what another's world imports (a bubblewrap kernel
+#: never sees the host's ``/tmp``)
+WORLD_ONLY: list[Path] = []
+#: Variables that keep a BLAS library (numpy's OpenBLAS) to the calling thread: the
+#: judging world's worker may start no thread or process (``RLIMIT_NPROC`` of 1)
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+
+
 @dataclass
 class PythonCopy:
     """A private copy of what the judging world's interpreter needs (``python_copy``).
@@ -360,6 +371,8 @@ class PythonCopy:
     files: int = 0
     size: int = 0
     seconds: float = 0.0
+    #: folders whose extension modules' libraries are in the copy (``_add_libraries``)
+    looked_at: set[Path] = field(default_factory=set)
 
     def binds(self) -> list[tuple[Path, Path]]:
         """``(copy, host path)`` pairs to bind, no folder inside another."""
@@ -528,14 +541,20 @@ def python_copy() -> PythonCopy | None:
 
 def _add_libraries(copy: PythonCopy, folders: list[Path]) -> None:
     """Add to ``copy`` the shared libraries that the extension modules in ``folders`` (a
-    world's copy of a library: sacrebleu's ``regex``) load and the copy lacks."""
-    elves = [f for folder in folders for f in folder.rglob("*.so") if f.is_file()]
-    if not elves:
-        return
+    world's copy of a library: sacrebleu's ``regex``, numpy) load and the copy lacks; a
+    library inside one of ``folders`` (``numpy.libs``) is bound with it. A folder is
+    looked at once (numpy's copy serves every world of a run)."""
     with _COPY_LOCK:
+        folders = [f for f in folders if f not in copy.looked_at]
+        elves = [f for folder in folders for f in folder.rglob("*.so*")
+                 if f.is_file() and (f.suffix == ".so" or ".so." in f.name)]
+        copy.looked_at.update(folders)
+        if not elves:
+            return
         try:
             for lib in sorted(_needed(_ldd() or "ldd", elves)):
-                _mirror(lib, copy)
+                if not any(_within(lib.resolve(), f) for f in folders):
+                    _mirror(lib, copy)
         except (OSError, subprocess.SubprocessError):
             pass  # the module then fails to import in the world, where the answer fails
 
@@ -649,6 +668,8 @@ class Sandbox:
         }
         if self.data is not None:
             env[WMT22_ENV_VAR] = str(self.data)
+        if self.bare:  # the world's numpy: its BLAS starts no thread (RLIMIT_NPROC is 1)
+            env.update({name: "1" for name in BLAS_THREADS})
         return env
 
     def _mounts(self) -> list[str]:
@@ -779,6 +800,10 @@ class Sandbox:
             hide = [*_package_folders(), Path(sys.prefix).resolve(),
                     Path(__file__).resolve().parents[1]]
             for folder in dict.fromkeys(hide):
+                lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
+                             f"{shlex.quote(str(folder))}")
+        else:
+            for folder in WORLD_ONLY:
                 lines.append(f"mount -t tmpfs -o size=1m,mode=0755 none "
                              f"{shlex.quote(str(folder))}")
         notebooks = Path(__file__).resolve().parents[2] / "notebooks"

@@ -17,6 +17,10 @@ in a sandbox whose file system holds
   (``Exercise.building_blocks``, earlier chapters' code), and nothing else. The
   reference, the chapters (and their private helpers), the analysis modules, the
   repository and the virtual environment are not there: physically absent, not stubbed;
+- in every world, a private copy of numpy (``numpy_copy``: made once per run, with the
+  BLAS its wheel bundles, bound read-only; not the virtual environment's that kernels
+  read): chapter 09 imports it and an answer may compute with it; it holds no answer key.
+  The world's environment keeps BLAS to one thread (``sandbox.BLAS_THREADS``);
 - only for an exercise that gives the learner a library (``Exercise.libraries``; 8.2,
   whose answer re-scores with sacrebleu), a copy of that library and of what its import
   needs (``LIBRARIES``). Exercises are judged together in one world only when they give
@@ -37,6 +41,7 @@ elsewhere on the host are in reach, and under ``none`` everything is.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -44,16 +49,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from . import sandbox
 from .sandbox import Limits, Sandbox, closing
 from .wire import encode
 
-__all__ = ["build_world", "judge_in_world", "MAX_WORLD_REPLY", "LIBRARIES"]
+__all__ = ["build_world", "judge_in_world", "numpy_copy", "MAX_WORLD_REPLY", "LIBRARIES",
+           "EVERY_WORLD"]
 
 #: Bytes of the child's reply read back (its output file is limited to this size too).
 MAX_WORLD_REPLY = 4 * 1024 ** 2
@@ -68,6 +76,63 @@ CHILD = Path(__file__).resolve().parent / "world_child.py"
 LIBRARIES: dict[str, tuple[str, ...]] = {
     "sacrebleu": ("sacrebleu", "regex", "tabulate", "portalocker", "colorama"),
 }
+
+
+#: Top-level packages every world holds (a private copy, ``numpy_copy``): chapter 09
+#: imports numpy and a learner's answer may compute with it. numpy holds no answer key.
+EVERY_WORLD = ("numpy", "numpy.libs")
+#: Parts of numpy a world's copy leaves out: its test suites, typing stubs, C headers
+NUMPY_LEFT_OUT = ("tests", "*.pyi", "*.pxd", "include")
+_NUMPY_LOCK = threading.Lock()
+
+
+def _make_numpy_copy() -> Path:
+    """Copy ``EVERY_WORLD`` (numpy as installed here, with its bytecode, and the BLAS
+    its wheel bundles) into a new temporary folder, readable by the world's uid and
+    removed at exit: its files are new, so no kernel sandbox has read their pages."""
+    import atexit
+    import compileall
+    import importlib.util
+
+    root = Path(tempfile.mkdtemp(prefix="bleu-lesson-site-")).resolve()
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    try:
+        spec = importlib.util.find_spec("numpy")
+        if spec is None or spec.origin is None:
+            raise OSError("numpy is not installed")
+        site = Path(spec.origin).resolve().parents[1]
+        for top in EVERY_WORLD:
+            if (site / top).is_dir():
+                shutil.copytree(site / top, root / top, copy_function=shutil.copy2,
+                                ignore=shutil.ignore_patterns(*NUMPY_LEFT_OUT))
+        # bytecode, so that no world compiles numpy again (its interpreter runs with -B)
+        compileall.compile_dir(root / "numpy", quiet=2, workers=1)
+        for path in [root, *root.rglob("*")]:
+            if not path.is_symlink():
+                os.chmod(path, 0o755 if path.is_dir() or path.suffix == ".so" else 0o644)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    sandbox.WORLD_ONLY.append(root)
+    return root
+
+
+@functools.cache
+def _numpy_copy_once() -> Path | None:
+    try:
+        return _make_numpy_copy()
+    except (OSError, ValueError) as exc:
+        print(f"bleu-lesson: WARNING: could not copy numpy for the judging world ({exc}); "
+              "an answer that uses numpy will fail there", file=sys.stderr, flush=True)
+        return None
+
+
+def numpy_copy() -> Path | None:
+    """The folder, made once per process, that holds every world's private copy of numpy
+    (``EVERY_WORLD``); ``None`` (with one warning on stderr) when it cannot be made: then
+    numpy imports as absent in the world and a row says so."""
+    with _NUMPY_LOCK:
+        return _numpy_copy_once()
 
 
 def _copy_libraries(libraries: Sequence[str], folder: Path) -> None:
@@ -197,11 +262,15 @@ def _run_child(blocks: list[str], libraries: list[str], request: str, timeout: f
     try:
         os.chmod(world, 0o755)
         build_world(blocks, world / "w", libraries)
-        box = Sandbox(limits, kind=kind, readable=(world / "w",), bare=True)
+        site = numpy_copy()
+        box = Sandbox(limits, kind=kind, readable=(world / "w", *([site] if site else [])),
+                      bare=True)
         try:
             python = os.path.realpath(sys.executable)
             child = str((world / "w" / "world_child.py").resolve())
-            proc = box.start([python, "-I", "-S", "-B", child], stdin=subprocess.PIPE,
+            # the child puts the numpy copy's folder on sys.path, after the world's own
+            proc = box.start([python, "-I", "-S", "-B", child, *([str(site)] if site else [])],
+                             stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             text = _exchange(proc, payload, time.monotonic() + timeout)
             if text is None:

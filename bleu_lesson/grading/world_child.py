@@ -2,13 +2,14 @@
 
 This file is copied, alone, into a *world* folder that ``bleu_lesson.grading.world``
 builds for one exercise, and run there as a script by an interpreter started with
-``-I -S`` (no site-packages: no NLTK, sacrebleu or numpy) inside the sandbox, whose file
-system holds the standard library and that folder only. The world's ``bleu_lesson`` has
-only the building blocks the exercise allows (copies of earlier chapters' modules); the
-exercise's reference is physically absent. Any other ``bleu_lesson`` module, and the
-libraries a chapter shows (widgets, plots, sacrebleu unless the world holds a copy: 8.2's
-does), import as *absent*: an object that
-accepts every call and attribute and computes nothing, so a cell that shows a widget still
+``-I -S`` (no site-packages: no NLTK or sacrebleu) inside the sandbox, whose file
+system holds the standard library, that folder and a private copy of numpy (its folder is
+the script's argument, put on ``sys.path`` after the world's; without it numpy is absent).
+The world's ``bleu_lesson`` has only the building blocks the exercise allows (copies of
+earlier chapters' modules); the exercise's reference is physically absent. Any other
+``bleu_lesson`` module, and the libraries a chapter shows (widgets, plots, sacrebleu
+unless the world holds a copy: 8.2's does), import as *absent*: an object that accepts
+every call and attribute and computes nothing, so a cell that shows a widget still
 defines what comes after it, and an answer that leans on them gets no number.
 
 Two processes, so that no cell can forge the reply. The *judge* (this script's first
@@ -45,7 +46,8 @@ import types
 from typing import Any
 
 #: Top-level modules a chapter notebook uses that are not in the world: they import as
-#: absent (the ``bleu_lesson`` modules not copied into the world do too).
+#: absent (the ``bleu_lesson`` modules not copied into the world do too). numpy is found
+#: first where the world holds its copy; it is absent only where the copy could not be made.
 ABSENT_TOP = ("IPython", "ipywidgets", "matplotlib", "numpy", "pandas", "scipy", "sacrebleu",
               "nltk", "jieba", "tqdm", "pooch", "nbformat", "lxml")
 
@@ -183,7 +185,7 @@ def _number(x: Any, t: type) -> Any:
             n, d = int.__int__(operator.index(x.numerator)), int.__int__(operator.index(
                 x.denominator))
             if d <= 0:
-                raise Unserialisable(t.__name__)
+                raise Unserialisable(_label(t))
             return {"__Fraction__": [n, d]}
         if isinstance(x, numbers.Integral):
             return int.__int__(operator.index(x))
@@ -193,8 +195,18 @@ def _number(x: Any, t: type) -> Any:
     except Unserialisable:
         raise
     except Exception:  # noqa: BLE001 - a number type that cannot say its value
-        raise Unserialisable(t.__name__) from None
-    raise Unserialisable(t.__name__)
+        raise Unserialisable(_label(t)) from None
+    raise Unserialisable(_label(t))
+
+
+def _label(t: type) -> str:
+    """A type's name for a row, with its top package when it is a library's
+    (``numpy.ndarray``, ``numpy.bool``: numpy's bool is no Python ``bool``); a built-in
+    type's or one of the cells' (or this script's ``Absent``) alone."""
+    module = getattr(t, "__module__", None)
+    if type(module) is not str or module in ("builtins", "__main__"):
+        return str(t.__name__)
+    return f"{module.split('.')[0]}.{t.__name__}"
 
 
 def decode(x: Any, stats: Any) -> Any:
@@ -632,6 +644,7 @@ def _fail(why: str) -> None:
 def main() -> None:
     # -I leaves the script's folder off sys.path: the world's bleu_lesson is found there
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.path[1:1] = sys.argv[1:]  # the folder of the world's numpy copy, if any
     if not _undumpable():
         _fail("cannot guard the reply channel (prctl)")
     to_worker_r, to_worker_w = os.pipe()
