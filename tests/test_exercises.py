@@ -578,3 +578,36 @@ def test_a_right_answer_computed_with_numpy_passes():
     assert exercises.run("4.1", lambda c, r: np.exp(1 - c / r) if c else 0.0).status == "fail"
     assert exercises.run("4.1", lambda c, r: c >= r).status == "fail"
     assert math.isclose(float(np.exp(1 - 7 / 6)), math.exp(-1 / 6))  # the same number, by hand
+
+
+def test_the_notebook_judges_a_value_as_check_receives_it():
+    """A hostile review's find (round 15): a right 10.3 that built its names with numpy
+    (``np.array(list(human))``) returned a tuple of ``np.str_``; ``check`` passed it (the
+    world sends a str subclass as its str) while the notebook's check refused it. The two
+    now judge the same value: each odd type below crosses the world's encoding and the
+    notebook's ``as_sent`` alike, in type and value."""
+    np = pytest.importorskip("numpy")
+    from fractions import Fraction
+
+    from bleu_lesson.grading import wire, world_child
+    from bleu_lesson.teaching.checking import as_sent
+
+    def strongest_np(metric, human):
+        names = np.array(list(human))
+        pair = right_strongest(metric, human)
+        return None if pair is None else tuple(names[[list(human).index(n) for n in pair]])
+
+    case = next(c for c in exercises.EXERCISES["10.3"].cases if right_strongest(*c))
+    got = strongest_np(*case)
+    assert got is not None and type(got[0]) is np.str_
+    assert exercises.run("10.3", strongest_np).status == "pass"
+
+    class Pair(tuple):
+        pass
+
+    values = [np.str_("a"), (np.str_("a"), np.str_("b")), frozenset({"x"}), Pair((1, 2)),
+              {"k": [np.int64(3), np.float32(0.5)]}, Fraction(1, 3)]
+    for v in values:
+        sent = wire.decode(world_child.encode(v, None))
+        mine = as_sent(v)
+        assert repr(mine) == repr(sent) and type(mine) is type(sent), (v, mine, sent)
