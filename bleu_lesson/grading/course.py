@@ -901,6 +901,25 @@ def shown(text: object) -> str:
     return text if text.isprintable() else repr(text)
 
 
+def _in_pool_thread(path: Path, timeout: float, **options: Any) -> list[Row]:
+    """``_check_submission`` in a worker thread, closing the asyncio loop that
+    jupyter_client's blocking calls leave in the thread: left open, it is collected later
+    in a cycle with its own sockets, and may print "Exception ignored in
+    BaseEventLoop.__del__ ... Invalid file descriptor: -1" to a run that went well."""
+    try:
+        return _check_submission(path, timeout, **options)
+    finally:
+        import asyncio
+
+        try:
+            loop = asyncio.get_event_loop_policy().get_event_loop()
+        except RuntimeError:  # none in this thread
+            loop = None
+        if loop is not None and not loop.is_running() and not loop.is_closed():
+            loop.close()
+            asyncio.set_event_loop(None)
+
+
 def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs: int = 1,
                       progress: Callable[[str], None] | None = None,
                       on_row: Callable[[Row], None] | None = None,
@@ -928,7 +947,7 @@ def check_submissions(paths: Sequence[str | Path], *, timeout: float = 120, jobs
     twins = _duplicates([Path(p) for p in paths])
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = {pool.submit(_check_submission, p, timeout, limits=limits,
+        futures = {pool.submit(_in_pool_thread, p, timeout, limits=limits,
                                sandbox=kind, chapter=chapter): k
                    for k, p in enumerate(paths)}
         for done, future in enumerate(as_completed(futures), start=1):
