@@ -901,7 +901,7 @@ def shown(text: object) -> str:
     return text if text.isprintable() else repr(text)
 
 
-def _in_pool_thread(path: Path, timeout: float, **options: Any) -> list[Row]:
+def _in_pool_thread(path: str | Path, timeout: float, **options: Any) -> list[Row]:
     """``_check_submission`` in a worker thread, closing the asyncio loop that
     jupyter_client's blocking calls leave in the thread: left open, it is collected later
     in a cycle with its own sockets, and may print "Exception ignored in
