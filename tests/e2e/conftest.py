@@ -328,6 +328,8 @@ def pytest_runtest_makereport(item, call):
     """On a failed test, save what the browser showed before the page is closed."""
     outcome = yield
     report = outcome.get_result()
+    if report.failed:
+        item.e2e_failed = True  # a page shared between tests is not used again
     if report.when != "call" or not report.failed:
         return
     page = getattr(item, "funcargs", {}).get("page")

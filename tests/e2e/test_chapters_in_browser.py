@@ -105,8 +105,28 @@ _MODEL_JS = """() => {
 }"""
 
 
+# Closes every document in the main area without asking (a chapter that ran is "modified":
+# closing it the usual way would open a save dialog), so the next chapter is the only one.
+_CLOSE_ALL_JS = """() => {
+  const app = window.jupyterapp;
+  for (const widget of [...app.shell.widgets('main')]) {
+    if (widget.context?.model) widget.context.model.dirty = false;
+    widget.dispose();
+  }
+}"""
+
+
 def _open_notebook(page, lab, name: str) -> None:
-    page.goto(lab.notebook_url(name), wait_until="domcontentloaded")
+    """Open chapter ``name`` alone: in a fresh page, by loading the lab on it; in the page
+    an earlier chapter used, by closing that chapter and opening this one from the lab's
+    file browser command (a JupyterLab page load costs ~7 s of the browser's CPU)."""
+    if page.url.startswith(lab.url) and page.evaluate("() => !!window.jupyterapp"):
+        page.evaluate(_CLOSE_ALL_JS)
+        lab.shutdown_sessions()
+        page.evaluate("(path) => window.jupyterapp.commands.execute('docmanager:open', "
+                      "{path, factory: 'Notebook'})", name)
+    else:
+        page.goto(lab.notebook_url(name), wait_until="domcontentloaded")
     # window.jupyterapp exists thanks to --LabApp.expose_app_in_browser
     page.wait_for_function(
         """() => { const panel = window.jupyterapp?.shell?.currentWidget;
@@ -402,6 +422,42 @@ INTERACTIONS = {
     "09": _ch09_wmt22_case_study,
     "10": _ch10_bleu_and_people,
 }
+
+
+@pytest.fixture(scope="session")
+def _chapter_pages(browser, lab):
+    """The page the chapters share on this worker (``held``), made by ``page`` below."""
+    held: dict = {}
+    yield held
+    if held.get("context") is not None:
+        held["context"].close()
+
+
+@pytest.fixture
+def page(request, _chapter_pages, browser, lab):
+    """One page for the chapters of this worker, each opened in it after the last (a fresh
+    page after a failed chapter, so that no failure carries over)."""
+    held = _chapter_pages
+    if held.get("page") is None or held["page"].is_closed():
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        held.update(context=context, page=context.new_page(), messages=[])
+        held["page"].set_default_timeout(30_000)
+        held["page"].on("console", lambda msg: held["messages"].append(
+            f"[console.{msg.type}] {msg.text}"))
+        held["page"].on("pageerror", lambda exc: held["messages"].append(f"[pageerror] {exc}"))
+    held["messages"].clear()
+    request.node.e2e_console = held["messages"]  # saved by conftest.py's failure hook
+    yield held["page"]
+    if getattr(request.node, "e2e_failed", False):
+        held.pop("page")
+        held.pop("context").close()
+    else:  # the chapter closed before its kernel stops: no "kernel died" dialog is left
+        try:
+            held["page"].evaluate(_CLOSE_ALL_JS)
+        except Exception:  # noqa: BLE001 - a page in a bad state is not used again
+            held.pop("page")
+            held.pop("context").close()
+    lab.shutdown_sessions()
 
 
 @pytest.mark.parametrize("name", list(_params()))
