@@ -506,6 +506,17 @@ WRONG = {
         "nearest rank round(0.025 (n - 1)), round(0.975 (n - 1))": nearest_rank(True, True),
         "nearest rank on the lower side only": nearest_rank(True, False),
         "nearest rank on the upper side only": nearest_rank(False, True),
+        # a sixteenth hostile review's finds (every draw passed): the hidden scores had 6
+        # places, all of the form 0.xxxxxx, where text order is number order
+        "rounded to 7 places": lambda scores: round(right_half_width(scores), 7),
+        "rounded to 10 places": lambda scores: round(right_half_width(scores), 10),
+        "scores rounded to 6 places first": lambda scores: right_half_width(
+            [round(x, 6) for x in scores]),
+        "sorted as text": lambda scores: (lambda s: (s[-1 - len(s) // 40] - s[len(s) // 40])
+                                          / 2)(sorted(scores, key=str)),
+        "sorted as text, as repr": lambda scores: (lambda s: (s[-1 - len(s) // 40]
+                                                             - s[len(s) // 40]) / 2)(
+            sorted(scores, key=repr)),
         "right only on the shown inputs": only_shown(
             "9.1", half_width_with(lambda n: round(n / 40))),
     },
@@ -541,6 +552,17 @@ WRONG = {
         "human z rounded to 2 places": scores_rounded(right_accuracy, human=2),
         "BLEU rounded to 2 places": scores_rounded(right_accuracy, metric=2),
         "BLEU rounded to 1 place": scores_rounded(right_accuracy, metric=1),
+        # a sixteenth hostile review's finds (399 of 400 draws passed): rounding to more
+        # places than the twelfth review's 0.0002 gaps reached
+        **{f"metric gap rounded to {d} places": accuracy_with(
+            lambda dm, dh, d=d: (dh != 0, round(dm, d) * dh > 0)) for d in range(4, 13)},
+        **{f"human gap rounded to {d} places": accuracy_with(
+            lambda dm, dh, d=d: (round(dh, d) != 0, dm * round(dh, d) > 0))
+           for d in range(4, 13)},
+        **{f"BLEU rounded to {d} places": scores_rounded(right_accuracy, metric=d)
+           for d in range(4, 13)},
+        **{f"human z rounded to {d} places": scores_rounded(right_accuracy, human=d)
+           for d in range(4, 13)},
         "right only on the shown inputs": only_shown(
             "10.2", accuracy_with(lambda dm, dh: (1, dm * dh > 0))),
     },
@@ -575,6 +597,13 @@ WRONG = {
         "largest gap in people's ranking, as written": strongest_by_human_rank_as_written,
         "largest gap in the metric's ranking": strongest_by_ranks(people=0, metric=1),
         "largest rank gap summed over both rankings": strongest_by_ranks(people=1, metric=1),
+        # a sixteenth hostile review's finds (every draw passed): scores rounded first
+        **{f"BLEU rounded to {d} places": scores_rounded(right_strongest, metric=d)
+           for d in range(2, 13)},
+        **{f"human z rounded to {d} places": scores_rounded(right_strongest, human=d)
+           for d in range(2, 13)},
+        **{f"both rounded to {d} places": scores_rounded(right_strongest, metric=d, human=d)
+           for d in (4, 6)},
         "right only on the shown inputs": only_shown(
             "10.3", strongest_with(key=lambda t: abs(t[2]))),
     },

@@ -33,9 +33,17 @@ def _hidden(rng: random.Random) -> list[tuple]:
     22-39 of them, a count whose n % 40 is 22-39 (round(n / 40) differs from n // 40, and
     so do the nearest ranks round(0.025 (n - 1)) and round(0.975 (n - 1)) on each side) and
     one whose n % 40 is below 20 (ceil differs), a multiple of 40, repeated scores, unsorted
-    scores, a thousand scores, one score, exactly 40 scores and scores that are all the same."""
+    scores, a thousand scores, one score, exactly 40 scores and scores that are all the same.
+    Scores are full-precision floats, as a bootstrap makes them, and two cases hold the scales
+    a score is printed on: 0-100 with one, two and three digits before the point, and 0-1
+    with a score whose text is in exponent form (1e-05). An answer that rounds, or that sorts
+    the scores as text, fails every draw (issue 20, round 16)."""
     def scores(n: int) -> list[float]:
-        return [round(rng.gauss(0.3, 0.05), 6) for _ in range(n)]
+        return [rng.gauss(0.3, 0.05) for _ in range(n)]
+
+    def shuffled(values: list[float]) -> list[float]:
+        rng.shuffle(values)
+        return values
     tied = scores(60) + [0.25] * 10 + [0.35] * 10
     rng.shuffle(tied)
     cases: list[tuple] = [
@@ -50,6 +58,13 @@ def _hidden(rng: random.Random) -> list[tuple]:
         (scores(rng.randint(1000, 1200)),),
         # the edges: one score, exactly 40 (the first k = 1), every score the same
         (scores(1),), (scores(40),), ([round(rng.uniform(0.1, 0.5), 6)] * rng.randint(2, 80),),
+        # 0-100, as chapter 9 prints BLEU: as text, the lowest (9.x) sorts last and the
+        # highest (100.0) after "10.x", which sorts first
+        (shuffled([rng.uniform(10.0, 10.9), rng.uniform(9.0, 9.9), 100.0]
+                  + [rng.uniform(20.0, 89.9) for _ in range(rng.randint(2, 30))]),),
+        # 0-1 with a tiny score: its text ("3.2e-05") sorts after every "0.x"
+        (shuffled([rng.uniform(1, 9) * 1e-5]
+                  + [rng.uniform(0.1, 0.9) for _ in range(rng.randint(2, 30))]),),
     ]
     return cases
 

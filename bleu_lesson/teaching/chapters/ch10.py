@@ -87,8 +87,8 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     metric gap is small while another discordant pair has the largest metric gap, two
     systems, and thirty systems. No two discordant pairs share the largest human gap (the
     strongest disagreement is unique); a pair tied by both the metric and people as the only
-    pair that is not concordant; a metric that ties every system; a metric gap and a human
-    gap of 0.0002 that rounding makes a tie; two discordant pairs with close human gaps, the
+    pair that is not concordant; a metric that ties every system; metric gaps and human
+    gaps that rounding to any of 2 to 12 places makes a tie; two discordant pairs with close human gaps, the
     smaller with a far larger metric gap; a discordant pair with the largest human gap
     between neighbours in people's ranking and in the metric's, while other discordant
     pairs span more ranks in each."""
@@ -138,18 +138,28 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     # concordant pair (accuracy 1), and a human gap of 0.0002 inside one 0.001 in a
     # discordant pair (accuracy 2/3): rounding the scores or the gaps (BLEU to 2 decimals as
     # reported, z to 3 as WMT publishes, a gap to 2) makes a tie of them and changes the
-    # answer (issue 20, round 12)
-    a, b, c = names(3)
-    m, h = round(rng.uniform(20, 35), 3), rng.uniform(-0.9, 0.3)
-    near = [(a, m + 0.0001, h), (b, m + 0.0003, h + 0.3), (c, m + rng.uniform(1, 5), h + 0.6)]
-    rng.shuffle(near)
-    out.append(({n: x for n, x, _ in near}, {n: y for n, _, y in near}))
-    a, b, c = names(3)
-    m, h = rng.uniform(20, 35), round(rng.uniform(-0.9, 0.3), 3)
-    near = [(a, m, h + 0.0003), (b, m + rng.uniform(1, 3), h + 0.0001),
-            (c, m + rng.uniform(4, 6), h + 0.5)]
-    rng.shuffle(near)
-    out.append(({n: x for n, x, _ in near}, {n: y for n, _, y in near}))
+    # answer (issue 20, round 12). At every scale from 2 to 12 places, for rounding to any
+    # of them (4 and 5 places passed a sixteenth hostile review): the near tie is
+    # 0.1 and 0.3 units of the next place above a multiple of the place, so both round to
+    # it and their gap (0.2 units) rounds to 0; the metric's near tie in a concordant pair
+    # and in the only discordant pair (10.3: that pair, or None once rounded), people's in
+    # a discordant pair and in a concordant one
+    for places in range(2, 13):
+        unit = 10.0 ** -(places + 1)
+        def near(base: float, shift: float) -> float:
+            return round(base, places) + shift * unit
+        for side, agree in (("metric", True), ("metric", False),
+                            ("human", False), ("human", True)):
+            a, b, c = names(3)
+            m, h = rng.uniform(20, 35), rng.uniform(-0.9, 0.3)
+            if side == "metric":   # a below b by 0.2 units; people prefer b, or a
+                rows = [(a, near(m, 1), h), (b, near(m, 3), h + (0.3 if agree else -0.3))]
+            else:                  # people prefer a by 0.2 units; the metric b, or a
+                rows = [(a, m + (1.5 if agree else 0), near(h, 3)),
+                        (b, m + (0 if agree else 1.5), near(h, 1))]
+            rows.append((c, m + rng.uniform(4, 6), h + 0.6))
+            rng.shuffle(rows)
+            out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
     # two discordant pairs with close human gaps, G (a over b) and G - delta (c over b, and
     # c over d), the smaller with a far larger metric gap L: a key that adds a share w of
     # the metric gap to the human gap picks (c, b) once w > delta / L; delta / L up to
