@@ -510,13 +510,13 @@ _COUNTING = ("ngrams.ngrams", "ngrams.ngram_counts", "clipping.max_reference_cou
 MUST_SERVE = {
     **{path: ("ngrams.ngrams", "ngrams.ngram_counts", "clipping.max_reference_counts",
               "clipping.clipped_counts", "brevity.brevity_penalty",
-              "brevity.closest_ref_length", "bleu.geometric_mean",
+              "brevity.closest_ref_length", "means.geometric_mean",
               "smoothing.sacrebleu_precisions", "bleu.score_stats")
        for path in _SCORES},
     "widget render_ngrams": ("ngrams.ngrams", "ngrams.ngram_counts"),
     "widget render_clipping": _COUNTING,
     "widget render_tools": _COUNTING + ("clipping.clipped_counts", "bleu.score_stats"),
-    "widget render_geometric_mean": ("bleu.geometric_mean",),
+    "widget render_geometric_mean": ("means.geometric_mean",),
     "widget render_systems": ("bleu_lesson.data.datasets.Corpus.references_for",
                               "bleu.BleuScorer.score", "clipping.clipped_counts"),
     "widget render_agreement": ("bleu_lesson.analysis.agreement.kendall_tau",
@@ -524,7 +524,7 @@ MUST_SERVE = {
                                 "bleu_lesson.analysis.agreement.concordance"),
     "cli --paired-bs": ("clipping.clipped_counts", "bleu.score_stats",
                         "bleu_lesson.analysis.significance.paired_p_value"),
-    "plot_means": ("bleu.geometric_mean",),
+    "plot_means": ("means.geometric_mean",),
     "plot_brevity_penalty": ("brevity.brevity_penalty",),
 }
 for _path in ("corpus_bleu", "BleuScorer", "cli", "widget render_corpus"):

@@ -294,7 +294,7 @@ def _judge_extremes(case: tuple, got: Any) -> tuple[bool, str]:
 
 
 #: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
-_BLOCKS = ("ngrams", "clipping", "brevity")
+_BLOCKS = ("ngrams", "clipping", "brevity", "means", "tokenizers", "tok13a", "tokzh")
 
 
 EXERCISES = (

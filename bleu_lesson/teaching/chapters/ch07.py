@@ -60,7 +60,7 @@ EXERCISES = (
                               "（都用 sacrebleu 的默认设置）"},
              hint="语料级 BLEU 按 n 元语法个数加权，句子平均每句一样重：让两个系统各自译好"
                   "不一样长的句段。",
-             building_blocks=("ngrams", "clipping", "brevity", "smoothing")),
+             building_blocks=("ngrams", "clipping", "brevity", "means", "smoothing")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -108,7 +108,7 @@ def _judge_rank_prediction(case: tuple, got: Any) -> tuple[bool, str]:
 
 
 #: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
-_BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a", "tokzh")
+_BLOCKS = ("ngrams", "clipping", "brevity", "means", "smoothing", "tokenizers", "tok13a", "tokzh")
 
 
 EXERCISES = (

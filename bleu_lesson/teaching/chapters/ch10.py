@@ -146,7 +146,8 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     # a discordant pair and in a concordant one
     for places in range(2, 13):
         unit = 10.0 ** -(places + 1)
-        def near(base: float, shift: float) -> float:
+
+        def near(base: float, shift: float, places: int = places, unit: float = unit) -> float:
             return round(base, places) + shift * unit
         for side, agree in (("metric", True), ("metric", False),
                             ("human", False), ("human", True)):
@@ -202,7 +203,7 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
 
 
 #: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
-_BLOCKS = ("ngrams", "clipping", "brevity", "smoothing", "tokenizers", "tok13a", "tokzh")
+_BLOCKS = ("ngrams", "clipping", "brevity", "means", "smoothing", "tokenizers", "tok13a", "tokzh")
 
 
 EXERCISES = (
