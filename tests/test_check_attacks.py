@@ -513,6 +513,30 @@ NUMPY = {
 SUBMISSIONS.update(NUMPY)
 
 
+#: a sixteenth hostile review: honest answers that use earlier chapters' functions (the
+#: geometric mean of chapter 5, chapter 1's tokenizers) passed the notebook and were refused
+#: where answers are judged; an answer in a ``%%time`` cell was not run there at all; and
+#: a tokenizer from the seed's code (absent there: it holds the answer) gave a row that
+#: blamed the score, not the missing module
+ROUND16 = {
+    "geometric_mean_of_chapter_5_6_1": ("06_g.ipynb", 6, "6.1", [
+        "from bleu_lesson import geometric_mean\n" + _bleu_with()
+        .replace("logs += math.log(m / t) / 4", "logs = logs or []; logs.append(m / t)")
+        .replace("logs = 0.0", "logs = []")
+        .replace("return bp * math.exp(logs)", "return bp * geometric_mean(logs)")], "pass"),
+    "tokenizer_of_chapter_1_6_1": ("06_k.ipynb", 6, "6.1", [
+        "from bleu_lesson import get_tokenizer\ntok = get_tokenizer('none', lowercase=True)\n"
+        + _bleu_with(ref="tok(r)").replace("c = candidate.lower().split()",
+                                           "c = tok(candidate)")], "pass"),
+    "seed_tokenize_6_1": ("06_l.ipynb", 6, "6.1", [
+        "from bleu_lesson.core.seed import tokenize\n"
+        + _bleu_with(ref="tokenize(r)").replace("c = candidate.lower().split()",
+                                                "c = tokenize(candidate)")], "not-pass"),
+    "time_magic_4_1": ("04_t.ipynb", 4, "4.1", ["%%time\n" + RIGHT_BP], "pass"),
+}
+SUBMISSIONS.update(ROUND16)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
@@ -677,3 +701,29 @@ def test_numpys_folder_leads_to_no_key_where_answers_are_judged(rows):
     row = rows["numpy_folder_to_sacrebleu_6_1"]["6.1"]
     assert row.status == "fail", row
     assert "a stand-in for a library or bleu_lesson module" in row.detail, row
+
+
+def test_earlier_chapters_functions_are_there_where_6_1_is_judged(rows):
+    """geometric_mean (chapter 5) and get_tokenizer (chapter 1) are 6.1's building blocks:
+    an honest answer using them passes the check as it passes the notebook."""
+    from bleu_lesson.teaching import exercises
+
+    for name in ("geometric_mean_of_chapter_5_6_1", "tokenizer_of_chapter_1_6_1"):
+        ns: dict = {}
+        exec(ROUND16[name][3][0], ns)
+        assert exercises.run("6.1", ns["my_bleu"]).status == "pass", name
+        assert rows[name]["6.1"].status == "pass", (name, rows[name]["6.1"])
+
+
+def test_a_row_says_when_the_answer_used_a_stand_in(rows):
+    """The seed's tokenize is absent where 6.1 is judged (its module holds the answer):
+    the row says the answer used a stand-in, not only that the score is wrong."""
+    row = rows["seed_tokenize_6_1"]["6.1"]
+    assert row.status == "fail", row
+    assert "used a stand-in for something that does not exist where answers are judged" \
+        in row.detail, row.detail
+    assert "stand-in" not in rows["ties_by_set_order_6_1"]["6.1"].detail
+
+
+def test_an_answer_in_a_time_cell_is_judged(rows):
+    assert rows["time_magic_4_1"]["4.1"].status == "pass", rows["time_magic_4_1"]["4.1"]

@@ -142,6 +142,13 @@ def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     to the cases sent; every comparison happens here. An exercise with a ``rubric`` is
     never ``pass``: when its numbers hold it is ``self-assessed``."""
     v = _judge_values(ex, reply, cases, hidden)
+    if v.status in ("fail", "error") and type(reply) is dict and reply.get("absent") is True:
+        blocks = ", ".join(ex.building_blocks) or "none"
+        v = Verdict(ex.id, v.status, v.detail + (
+            f"; note: while judged, {ex.answer_name} used a stand-in for something that "
+            f"does not exist where answers are judged (only {WORLD_HOLDS} and the building "
+            f"blocks bleu_lesson.core.{{{blocks}}} do), so its result may come from that: "
+            "判分时你的代码用到了判分环境里没有的库或函数，请只用标准库和本题允许的模块"))
     if getattr(ex, "rubric", "") and v.status == "pass":
         return Verdict(ex.id, "self-assessed", "the numbers hold; what a program cannot "
                                                "judge is for a person: " + _short(ex.rubric))

@@ -52,19 +52,28 @@ ABSENT_TOP = ("IPython", "ipywidgets", "matplotlib", "numpy", "pandas", "scipy",
               "nltk", "jieba", "tqdm", "pooch", "nbformat", "lxml")
 
 
+#: Whether an answer used an absent since the last ask: only the wording of a row that is
+#: not ``pass`` depends on it (your code used something not here), never a verdict.
+USED = [False]
+
+
 class Absent:
     """Stands for anything not in the world: calls and attributes give itself, and it is
-    no number, string or container, so no answer can compute with it."""
+    no number, string or container, so no answer can compute with it. Using it (a call,
+    an attribute, iterating) is noted in ``USED``."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Absent:
+        USED[0] = True
         return self
 
     def __getattr__(self, name: str) -> Absent:
         if name.startswith("__") and name.endswith("__"):
             raise AttributeError(name)
+        USED[0] = True
         return self
 
     def __iter__(self) -> Any:
+        USED[0] = True
         return iter(())
 
     def __enter__(self) -> Absent:
@@ -82,16 +91,20 @@ class Absent:
         return repr(self)
 
     def __len__(self) -> int:
+        USED[0] = True
         return 0
 
     def __getitem__(self, key: object) -> Absent:
+        USED[0] = True
         return self
 
     def __contains__(self, item: object) -> bool:
+        USED[0] = True
         return False
 
     def _same(self, *other: object) -> Absent:  # arithmetic on an absent stays absent: no
-        return self  # number ever comes out of it (no __float__, __int__ or __index__)
+        USED[0] = True  # number ever comes out of it (no __float__, __int__ or __index__)
+        return self
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _same
     __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __pow__ = __rpow__ = _same
@@ -228,10 +241,25 @@ def decode(x: Any, stats: Any) -> Any:
     return x
 
 
+#: Cell magics whose body IPython runs as Python in the notebook's namespace: here the
+#: body runs (a right answer in a ``%%time`` cell is defined where it is judged too)
+PYTHON_CELL_MAGICS = ("time", "capture")
+
+
 def runnable(source: str) -> str:
-    """A cell's code without IPython's magics and shell escapes (they mean nothing here)."""
+    r"""A cell's code without IPython's magics and shell escapes (they mean nothing here);
+    of a ``%%time`` or ``%%capture`` cell, its body, as IPython runs it.
+
+    >>> runnable("%%time\nx = 1\n!ls")
+    'pass\nx = 1\npass'
+    >>> runnable("%%bash\necho hi")
+    ''
+    """
     if source.lstrip().startswith("%%"):
-        return ""
+        first = source.lstrip().split("\n", 1)[0][2:].split()
+        if not first or first[0] not in PYTHON_CELL_MAGICS:
+            return ""
+        source = "pass\n" + (source.lstrip().split("\n", 1) + [""])[1]
     return "\n".join("pass" if line.lstrip().startswith(("%", "!")) else line
                      for line in source.splitlines())
 
@@ -329,6 +357,7 @@ def worker(inp: int, out: int) -> None:
     run_cells(list(request["cells"]), ns, seconds, out)
     for ask in request["answers"]:
         _limit_cpu(seconds)
+        USED[0] = False
         try:
             if ask.get("kind") == "value":
                 reply = value_of(ns, ask["name"], stats)
@@ -340,6 +369,8 @@ def worker(inp: int, out: int) -> None:
             reply = {"status": "raised", "index": 0, "results": [], **_error(exc)}
         finally:
             signal.alarm(0)
+        if USED[0] and type(reply) is dict:
+            reply["absent"] = True
         _send(out, reply)
 
 
@@ -472,6 +503,8 @@ def _answer_reply(message: Any, n_cases: int) -> dict:
         raise WorkerGone("malformed")
     status = message["status"]
     out: dict = {"status": status}
+    if message.get("absent") is True:
+        out["absent"] = True
     if status in ("not-callable", "unserialisable", "raised"):
         out["type"] = _text(message.get("type"), 60)
     if status == "raised":
