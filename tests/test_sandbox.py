@@ -25,7 +25,7 @@ import pytest
 from notebook_tools import ROOT
 
 from bleu_lesson.__main__ import main
-from bleu_lesson.grading import course, sandbox
+from bleu_lesson.grading import course, sandbox, world
 
 CHAPTER = ROOT / "notebooks" / "04_brevity_penalty.ipynb"
 PACKAGE = ROOT / "bleu_lesson"
@@ -437,10 +437,12 @@ def test_no_process_survives_and_the_report_stays(run):
 
 
 def test_no_temporary_folder_is_left(run):
-    # but the judging world's copy of Python, which is this process's (made by the first
-    # world, here or earlier) and removed at its exit: test_world_copy.py
-    copy = sandbox.python_copy() if sandbox.backend() == "bwrap" else None
-    assert [p for p in run["temp"].iterdir() if copy is None or p != copy.root] == []
+    # but the judging world's copies of Python and of numpy, which are this process's (made
+    # by the first world, here or earlier) and removed at its exit: test_world_copy.py
+    kept = {world.numpy_copy()}
+    if sandbox.backend() == "bwrap":
+        kept.add(sandbox.python_copy().root)
+    assert [p for p in run["temp"].iterdir() if p not in kept] == []
     assert run["temp"].stat().st_mtime_ns > run["temp_made"]  # sandboxes were made there
 
 

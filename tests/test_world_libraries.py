@@ -136,6 +136,19 @@ def test_every_world_has_its_own_copy_of_numpy():
     assert site not in Path(numpy.__file__).parents
 
 
+def test_the_numpy_copy_is_made_once_and_removed_when_the_process_exits(tmp_path):
+    """One copy per process (a second call gives the same folder), gone after its exit."""
+    script = ("import json\nfrom bleu_lesson.grading import world\n"
+              "site = world.numpy_copy()\n"
+              "assert site is not None and site == world.numpy_copy()\n"
+              "print(json.dumps(str(site)))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-800:]
+    assert Path(json.loads(out.stdout)).parent == tmp_path
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.skipif(sandbox.backend() != "bwrap", reason="the world's copy of Python: bwrap")
 def test_numpy_computes_in_a_bare_sandbox_with_one_thread_and_one_process():
     """Where answers are judged (a bare sandbox, its seccomp filter, RLIMIT_NPROC of 1),
