@@ -278,6 +278,40 @@ def sorted_names(answer):
     return in_order
 
 
+def in_people_order(answer):
+    """``answer`` with the metric's dict in people's listing order (pairs come as people's
+    dict lists the systems)."""
+    def in_order(m, h):
+        return answer({k: m[k] for k in h}, dict(h))
+    return in_order
+
+
+def accuracy_by_position(metric, human):
+    """A seventeenth hostile review's 10.2: the two dicts paired by position, not by name."""
+    m, h = list(metric.values()), list(human.values())
+    right = judged = 0
+    for i in range(len(m)):
+        for j in range(i + 1, len(m)):
+            dm, dh = m[i] - m[j], h[i] - h[j]
+            if dh != 0:
+                judged += 1
+                right += dm * dh > 0
+    return right / judged
+
+
+def strongest_by_position(metric, human):
+    """... and its 10.3: names from the metric's dict, scores zipped by position."""
+    rows = list(zip(metric, metric.values(), human.values()))
+    best, gap = None, 0.0
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            (a, ma, ha), (b, mb, hb) = rows[i], rows[j]
+            dm, dh = ma - mb, ha - hb
+            if dm * dh < 0 and abs(dh) > gap:
+                best, gap = ((a, b) if dh > 0 else (b, a)), abs(dh)
+    return best
+
+
 def scores_rounded(answer, metric=None, human=None):
     """``answer`` on the scores rounded first: BLEU to ``metric`` places, z to ``human``."""
     def rounded(m, h):
@@ -563,6 +597,14 @@ WRONG = {
            for d in range(4, 13)},
         **{f"human z rounded to {d} places": scores_rounded(right_accuracy, human=d)
            for d in range(4, 13)},
+        # a seventeenth hostile review's find (every draw passed: both dicts had always
+        # listed the systems in one order): the scores paired by position; and the tie
+        # rules above with the systems taken in people's listing order
+        "the two dicts paired by position": accuracy_by_position,
+        "a metric tie agrees when listed first, in people's order": in_people_order(
+            accuracy_with(lambda dm, dh: (dh != 0, dh != 0 and (dm >= 0) == (dh > 0)))),
+        "a metric tie agrees when listed second, in people's order": in_people_order(
+            accuracy_with(lambda dm, dh: (dh != 0, dh != 0 and (dm < 0) == (dh < 0)))),
         "right only on the shown inputs": only_shown(
             "10.2", accuracy_with(lambda dm, dh: (1, dm * dh > 0))),
     },
@@ -604,6 +646,15 @@ WRONG = {
            for d in range(2, 13)},
         **{f"both rounded to {d} places": scores_rounded(right_strongest, metric=d, human=d)
            for d in (4, 6)},
+        # a seventeenth hostile review's find (every draw passed), and the listing rules
+        # above with the systems taken in people's order
+        "the two dicts paired by position": strongest_by_position,
+        "a metric tie discordant when people prefer the first listed, in people's order":
+            in_people_order(strongest_with(
+                key=lambda t: abs(t[3]), discordant=lambda dm, dh: (dm > 0) != (dh > 0))),
+        "a metric tie discordant unless listed first, in people's order": in_people_order(
+            strongest_with(key=lambda t: abs(t[3]),
+                           discordant=lambda dm, dh: (dm >= 0) != (dh > 0))),
         "right only on the shown inputs": only_shown(
             "10.3", strongest_with(key=lambda t: abs(t[2]))),
     },

@@ -199,7 +199,10 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
         case = scores(names(rng.randint(3, 6)))
         if unique(case):
             out.append(case)
-    return out
+    # people's scores listed in the reverse of the metric's order in every case: an answer
+    # that pairs the two dicts by position (a zip of their values), not by system name,
+    # compares other systems' scores (issue 20, round 17: it passed every draw)
+    return [(metric, dict(reversed(human.items()))) for metric, human in out]
 
 
 #: what an answer may use when ``bleu-lesson check`` judges it (see Exercise)
