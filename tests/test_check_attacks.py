@@ -537,6 +537,53 @@ ROUND16 = {
 SUBMISSIONS.update(ROUND16)
 
 
+#: a seventeenth hostile review: honest answers with IPython syntax the world took for a
+#: magic (a wrapped condition starting with ``!=``, a ``%`` format on a continuation line),
+#: a ``%time`` inside a loop and a ``sorted?`` help line were refused (SyntaxError,
+#: IndentationError); pairing 10.2/10.3's dicts by position passed every draw
+MAGICS = "%matplotlib inline\nimport math\n"
+ROUND17 = {
+    "wrapped_not_equal_10_2": ("10_a.ipynb", 10, "10.2", [MAGICS, RIGHT_ACC.replace(
+        "            if dh:\n",
+        "            if (human[names[i]]\n                    != human[names[j]]):\n")],
+        "pass"),
+    "percent_on_a_continuation_line_9_1": ("09_a.ipynb", 9, "9.1", [MAGICS, RIGHT_CI.replace(
+        "    return", "    print('n = %d, cut %d'\n          % (len(s), k))\n    return")],
+        "pass"),
+    "time_in_a_loop_4_1": ("04_u.ipynb", 4, "4.1", [
+        MAGICS + RIGHT_BP
+        + "\nfor c, r in ((6, 7), (5, 10)):\n    %time my_brevity_penalty(c, r)\n"],
+        "pass"),
+    "help_line_9_1": ("09_b.ipynb", 9, "9.1", ["sorted?\n" + RIGHT_CI], "pass"),
+    "pairs_by_position_10_2": ("10_b.ipynb", 10, "10.2", [
+        "def my_pairwise_accuracy(metric, human):\n"
+        "    m, h = list(metric.values()), list(human.values())\n"
+        "    right = judged = 0\n"
+        "    for i in range(len(m)):\n"
+        "        for j in range(i + 1, len(m)):\n"
+        "            if h[i] != h[j]:\n"
+        "                judged += 1\n"
+        "                right += (m[i] - m[j]) * (h[i] - h[j]) > 0\n"
+        "    return right / judged\n"], "not-pass"),
+    "pairs_by_position_10_3": ("10_c.ipynb", 10, "10.3", [
+        "def my_strongest_disagreement(metric, human):\n"
+        "    rows = list(zip(metric, metric.values(), human.values()))\n"
+        "    best, gap = None, 0.0\n"
+        "    for i in range(len(rows)):\n"
+        "        for j in range(i + 1, len(rows)):\n"
+        "            (a, ma, ha), (b, mb, hb) = rows[i], rows[j]\n"
+        "            if (ma - mb) * (ha - hb) < 0 and abs(ha - hb) > gap:\n"
+        "                best, gap = ((a, b) if ha > hb else (b, a)), abs(ha - hb)\n"
+        "    return best\n"], "not-pass"),
+    # three cells fail before the answer's own (a data cell, a plot, a name): the row names
+    # the answer cell's SyntaxError first
+    "answer_cell_error_named_first_4_1": ("04_v.ipynb", 4, "4.1", [
+        "import no_such_data_module\n", "plot(table)\n", "1 / 0\n",
+        "def my_brevity_penalty(c, r)\n    return 1.0\n"], "not-pass"),
+}
+SUBMISSIONS.update(ROUND17)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
@@ -727,3 +774,18 @@ def test_a_row_says_when_the_answer_used_a_stand_in(rows):
 
 def test_an_answer_in_a_time_cell_is_judged(rows):
     assert rows["time_magic_4_1"]["4.1"].status == "pass", rows["time_magic_4_1"]["4.1"]
+
+
+def test_ipython_syntax_inside_python_is_python_where_answers_are_judged(rows):
+    """What IPython runs as Python (a wrapped ``!=``, a ``%`` continuation, ``%time`` in a
+    loop, a ``sorted?`` help line) defines the answer where it is judged too."""
+    for name in ("wrapped_not_equal_10_2", "percent_on_a_continuation_line_9_1",
+                 "time_in_a_loop_4_1", "help_line_9_1"):
+        exercise = ROUND17[name][2]
+        assert rows[name][exercise].status == "pass", (name, rows[name][exercise])
+
+
+def test_a_not_done_row_names_the_answer_cells_error_first(rows):
+    row = rows["answer_cell_error_named_first_4_1"]["4.1"]
+    assert row.status == "not-done", row
+    assert row.detail.index("cell 3: SyntaxError") < row.detail.index("cell 0:"), row.detail

@@ -246,22 +246,100 @@ def decode(x: Any, stats: Any) -> Any:
 PYTHON_CELL_MAGICS = ("time", "capture")
 
 
+def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bool]:
+    """Bracket depth and open string after ``line`` of Python, given them before it, and
+    whether the line ends in a backslash continuation (outside a string and a comment)."""
+    i = 0
+    while i < len(line):
+        if quote:
+            if line[i] == "\\":
+                i += 2
+            elif line.startswith(quote, i):
+                i, quote = i + len(quote), None
+            else:
+                i += 1
+            continue
+        ch = line[i]
+        if ch == "#":
+            return depth, None, False
+        if ch in "'\"":
+            quote = line[i:i + 3] if line[i:i + 3] in ('"""', "'''") else ch
+            i += len(quote)
+            continue
+        depth += (ch in "([{") - (ch in ")]}" and depth > 0)
+        i += 1
+    backslash = line.endswith("\\")
+    if quote and len(quote) == 1 and not backslash:
+        quote = None  # an unterminated one-line string: a syntax error Python reports
+    return depth, quote, backslash and not quote
+
+
+def _code_part(line: str) -> str:
+    """``line`` up to a comment that starts outside a string (for help lines: ``x?``)."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            return line[:i]
+    return line
+
+
 def runnable(source: str) -> str:
-    r"""A cell's code without IPython's magics and shell escapes (they mean nothing here);
-    of a ``%%time`` or ``%%capture`` cell, its body, as IPython runs it.
+    r"""A cell's code as the world runs it: IPython's magics, shell escapes and help
+    requests (``!ls``, ``%matplotlib``, ``x?``, ``?x``) become ``pass`` at their own
+    indentation; ``%time stmt`` runs ``stmt``; of a ``%%time`` or ``%%capture`` cell,
+    its body, as IPython runs it. Only a line that starts a statement is IPython's: a
+    line inside brackets, a string or after a backslash is Python's (``!= b``, ``% 7``).
 
     >>> runnable("%%time\nx = 1\n!ls")
     'pass\nx = 1\npass'
     >>> runnable("%%bash\necho hi")
     ''
+    >>> runnable("for c in (1, 2):\n    %time f(c)\nsorted?\n?len")
+    'for c in (1, 2):\n    f(c)\npass\npass'
+    >>> runnable("if (a\n        != b):\n    y = (x\n         % 7)")
+    'if (a\n        != b):\n    y = (x\n         % 7)'
+    >>> print(runnable("s = '''\n!kept\n'''\nt = 1 + \\\n    2\n%env A=1 \\\n  B=2\nu = 3"))
+    s = '''
+    !kept
+    '''
+    t = 1 + \
+        2
+    pass
+    u = 3
     """
     if source.lstrip().startswith("%%"):
         first = source.lstrip().split("\n", 1)[0][2:].split()
         if not first or first[0] not in PYTHON_CELL_MAGICS:
             return ""
         source = "pass\n" + (source.lstrip().split("\n", 1) + [""])[1]
-    return "\n".join("pass" if line.lstrip().startswith(("%", "!")) else line
-                     for line in source.splitlines())
+    out: list[str] = []
+    depth, quote, continued, escaped = 0, None, False, False
+    for line in source.splitlines():
+        if escaped:  # a magic's backslash continuation: still the magic's
+            escaped = line.endswith("\\")
+            continue
+        starts = depth == 0 and quote is None and not continued
+        stripped = line.lstrip()
+        indent = line[:len(line) - len(stripped)]
+        if starts and stripped.startswith(("%", "!", "?")):
+            words = stripped.split(None, 1)
+            if words[0] == "%time" and len(words) > 1:
+                out.append(indent + words[1])
+            else:
+                out.append(indent + "pass")
+                escaped = line.endswith("\\")
+            continue
+        if starts and _code_part(stripped).rstrip().endswith("?") \
+                and _scan(line, 0, None) == (0, None, False):
+            out.append(indent + "pass")
+            continue
+        out.append(line)
+        depth, quote, continued = _scan(line, depth, quote)
+    return "\n".join(out)
 
 
 class CellTimeout(BaseException):
@@ -556,6 +634,29 @@ def _only_fds(keep: tuple[int, ...]) -> None:
             os.close(null)
 
 
+def _defines(source: object, name: object) -> bool:
+    r"""Whether the cell ``source`` has a line that defines ``name`` (``def name``,
+    ``class name``, ``name =``, ``name: T =``).
+
+    >>> _defines("x = 1\n\ndef my_bp(c, r):\n    return 1", "my_bp")
+    True
+    >>> _defines("my_bp(1, 2)\nmy_bp == 1\nmy_bpx = 2", "my_bp")
+    False
+    """
+    if type(source) is not str or type(name) is not str or not name:
+        return False
+    for line in source.splitlines():
+        code = line.strip()
+        for head in ("def ", "async def ", "class "):
+            if code.startswith(head) and \
+                    code[len(head):].split("(")[0].split(":")[0].strip() == name:
+                return True
+        rest = code[len(name):].lstrip() if code.startswith(name) else ""
+        if rest.startswith(":") or (rest.startswith("=") and not rest.startswith("==")):
+            return True
+    return False
+
+
 def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
     """Send the worker its cells and asks, read back one checked frame per cell and one
     per ask (each within its time), and build the reply. A worker that overruns a limit,
@@ -589,7 +690,9 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
         for ask in answers:
             reply = _answer_reply(frames.next(seconds + GRACE), len(ask["cases"]))
             if reply["status"] == "missing":
-                reply["errors"] = errors[:3]
+                # the cells that define the answer first: theirs is the error to fix
+                reply["errors"] = sorted(errors, key=lambda e: not _defines(
+                    cells[e["cell"]], ask["name"]))[:3]
             replies.append(reply)
     except WorkerGone as exc:
         ended = _reap(pid) if str(exc) == "died" else ""
