@@ -584,6 +584,47 @@ ROUND17 = {
 SUBMISSIONS.update(ROUND17)
 
 
+#: an eighteenth hostile review: four wrong rules the hidden cases let through (a tiny
+#: penalty flushed to 0, an empty candidate counted as one token, the set of the scores
+#: sorted, human gap per metric gap); honest answers with IPython's assignment forms and a
+#: helper written by %%writefile were refused; an annotation naming nothing raises in the
+#: notebook and passed where answers are judged
+ROUND18 = {
+    "bp_flushed_to_0_4_1": ("04_w.ipynb", 4, "4.1", [RIGHT_BP.replace(
+        "    if c > r:", "    if r > 15 * c > 0:\n        return 0.0\n    if c > r:")],
+        "not-pass"),
+    "empty_candidate_as_one_token_4_2": ("04_x.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    c = max(c, 1)\n"
+        "    return min(ref_lens, key=lambda r: (abs(r - c), r))\n"], "not-pass"),
+    "sorted_set_of_scores_9_1": ("09_c.ipynb", 9, "9.1", [
+        "def my_ci_half_width(scores):\n"
+        "    s = sorted(set(scores))\n"
+        "    k = min(len(scores) // 40, len(s) - 1)\n"
+        "    return (s[max(len(s) - 1 - k, 0)] - s[k]) / 2\n"], "not-pass"),
+    "human_gap_per_metric_gap_10_3": ("10_d.ipynb", 10, "10.3", [
+        "def my_strongest_disagreement(metric, human):\n"
+        "    names = list(metric)\n"
+        "    best, key = None, -1.0\n"
+        "    for i, a in enumerate(names):\n"
+        "        for b in names[i + 1:]:\n"
+        "            dm, dh = metric[a] - metric[b], human[a] - human[b]\n"
+        "            if dm * dh < 0 and abs(dh) / abs(dm) > key:\n"
+        "                best, key = ((a, b) if dh > 0 else (b, a)), abs(dh) / abs(dm)\n"
+        "    return best\n"], "not-pass"),
+    "assignment_magics_4_1": ("04_y.ipynb", 4, "4.1", [
+        RIGHT_BP + "here = !pwd\nt = %timeit -o -n 1 -r 1 my_brevity_penalty(6, 7)\n"
+        "bp = %time my_brevity_penalty(6, 7)\n"], "pass"),
+    "writefile_helper_9_1": ("09_d.ipynb", 9, "9.1", [
+        "%%writefile ci_helper.py\n" + RIGHT_CI,
+        "from ci_helper import my_ci_half_width\n"], "pass"),
+    "annotation_naming_nothing_4_1": ("04_z.ipynb", 4, "4.1", [
+        RIGHT_BP.replace("def my_brevity_penalty(c, r):", "def my_brevity_penalty(c, r) -> Real:")],
+        "not-pass"),
+}
+SUBMISSIONS.update(ROUND18)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
@@ -789,3 +830,12 @@ def test_a_not_done_row_names_the_answer_cells_error_first(rows):
     row = rows["answer_cell_error_named_first_4_1"]["4.1"]
     assert row.status == "not-done", row
     assert row.detail.index("cell 3: SyntaxError") < row.detail.index("cell 0:"), row.detail
+
+
+def test_an_annotation_naming_nothing_fails_where_judged_as_in_the_notebook(rows):
+    """In the notebook ``def f() -> Real:`` without ``Real`` raises NameError: the answer
+    is not defined; where it is judged the checker's own ``from __future__`` must not
+    postpone it."""
+    row = rows["annotation_naming_nothing_4_1"]["4.1"]
+    assert row.status == "not-done", row
+    assert "NameError" in row.detail, row.detail

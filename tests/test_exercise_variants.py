@@ -370,6 +370,10 @@ WRONG = {
         "integer division": lambda c, r: 1.0 if c > r else (0.0 if c == 0 else
                                                              math.exp(1 - r // c)),
         "rounded to 4 places": lambda c, r: round(right_bp(c, r), 4),
+        # an eighteenth hostile review's find (150 of 200 draws passed): a penalty below
+        # exp(-14) flushed to 0, within the old absolute tolerance of 1e-9
+        **{f"0 once r > {k}c": (lambda c, r, k=k: 0.0 if r > k * c else right_bp(c, r))
+           for k in (15, 20, 25, 100)},
         "the ratio c / r": lambda c, r: 1.0 if c > r else c / r,
         "condition inverted": lambda c, r: 1.0 if c < r else (0.0 if c == 0 else
                                                               math.exp(1 - r / c)),
@@ -383,6 +387,9 @@ WRONG = {
     },
     "4.2": {
         "shortest": lambda c, lens: min(lens),
+        # an eighteenth hostile review's find (162 of 200 draws passed): an empty candidate
+        # counted as one token
+        "c = max(c, 1)": lambda c, lens: right_closest(max(c, 1), lens),
         "longest": lambda c, lens: max(lens),
         "first listed": lambda c, lens: lens[0],
         "ties to the first listed": tie_first,
@@ -522,6 +529,13 @@ WRONG = {
         "full width": lambda scores: right_half_width(scores) * 2,
         "no cut-off (range)": lambda scores: (max(scores) - min(scores)) / 2,
         "round(n / 40)": half_width_with(lambda n: round(n / 40)),
+        # an eighteenth hostile review's find (every hidden draw passed): the set of the
+        # scores sorted, with the cut-off of all of them (clamped) or of the set
+        "sorted(set(scores)), k = n // 40, clamped": lambda scores: (
+            lambda s, k: (s[max(len(s) - 1 - k, 0)] - s[min(k, len(s) - 1)]) / 2)(
+            sorted(set(scores)), len(scores) // 40),
+        "sorted(set(scores)), k = len(set) // 40": lambda scores: right_half_width(
+            list(set(scores))),
         "ceil(n / 40)": half_width_with(lambda n: math.ceil(n / 40)),
         "(n - 1) // 40": half_width_with(lambda n: (n - 1) // 40),
         "upper index n - k": lambda scores: (sorted(scores)[min(len(scores) - len(scores) // 40,
@@ -632,6 +646,8 @@ WRONG = {
         "human gap + metric gap / 1000": strongest_with(
             key=lambda t: abs(t[3]) + abs(t[2]) / 1000),
         "human gap times metric gap": strongest_with(key=lambda t: abs(t[3]) * abs(t[2])),
+        # an eighteenth hostile review's find (1 of 200 draws passed): human gap per metric gap
+        "human gap / metric gap": strongest_with(key=lambda t: abs(t[3]) / abs(t[2])),
         # a fourteenth hostile review's find (19 and 20 of 400 draws passed): the pair
         # furthest apart in people's RANKING, not in their scores; and its neighbours, the
         # metric's ranking and both rankings summed

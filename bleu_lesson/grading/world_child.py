@@ -40,6 +40,7 @@ import importlib.machinery
 import json
 import math
 import os
+import re
 import signal
 import sys
 import types
@@ -274,6 +275,28 @@ def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bo
     return depth, quote, backslash and not quote
 
 
+#: ``name = %magic ...`` or ``a, b = !cmd`` at the start of a statement (IPython's
+#: assignment forms); not ``x == !y`` or ``x = y % z``
+_ASSIGNED_MAGIC = re.compile(r"([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*([%!].*)")
+
+
+def _writefile(args: list[str], body: str) -> str:
+    r"""What IPython's ``%%writefile [-a] FILE`` does, as Python: the cell's body written
+    to FILE (in the folder the cells run in, where ``import`` finds it too).
+
+    >>> print(_writefile(["helper.py"], "x = 1\n"))
+    with open('helper.py', 'w', encoding='utf-8') as _writefile_:
+        _writefile_.write('x = 1\n')
+    """
+    append = any(a in ("-a", "--append") for a in args)
+    names = [a for a in args if a not in ("-a", "--append")]
+    if len(names) != 1:
+        return "raise SyntaxError('%%writefile needs one file name')"
+    name = names[0].strip("'\"")
+    return (f"with open({name!r}, {'a' if append else 'w'!r}, encoding='utf-8') as _writefile_:\n"
+            f"    _writefile_.write({body!r})")
+
+
 def _code_part(line: str) -> str:
     """``line`` up to a comment that starts outside a string (for help lines: ``x?``)."""
     quote = None
@@ -300,6 +323,8 @@ def runnable(source: str) -> str:
     ''
     >>> runnable("for c in (1, 2):\n    %time f(c)\nsorted?\n?len")
     'for c in (1, 2):\n    f(c)\npass\npass'
+    >>> runnable("here = !pwd\nt = %time f(1)\nx = y % z\nok = a == !b")
+    'here = None\nt = f(1)\nx = y % z\nok = a == !b'
     >>> runnable("if (a\n        != b):\n    y = (x\n         % 7)")
     'if (a\n        != b):\n    y = (x\n         % 7)'
     >>> print(runnable("s = '''\n!kept\n'''\nt = 1 + \\\n    2\n%env A=1 \\\n  B=2\nu = 3"))
@@ -312,10 +337,13 @@ def runnable(source: str) -> str:
     u = 3
     """
     if source.lstrip().startswith("%%"):
-        first = source.lstrip().split("\n", 1)[0][2:].split()
+        head, _, body = source.lstrip().partition("\n")
+        first = head[2:].split()
+        if first and first[0] == "writefile":
+            return _writefile(first[1:], body)
         if not first or first[0] not in PYTHON_CELL_MAGICS:
             return ""
-        source = "pass\n" + (source.lstrip().split("\n", 1) + [""])[1]
+        source = "pass\n" + body
     out: list[str] = []
     depth, quote, continued, escaped = 0, None, False, False
     for line in source.splitlines():
@@ -325,6 +353,13 @@ def runnable(source: str) -> str:
         starts = depth == 0 and quote is None and not continued
         stripped = line.lstrip()
         indent = line[:len(line) - len(stripped)]
+        assigned = _ASSIGNED_MAGIC.match(stripped) if starts else None
+        if assigned:  # x = !ls, t = %timeit -o f(): x = f() of %time f(), else None
+            target, magic = assigned.group(1), assigned.group(2).split(None, 1)
+            value = magic[1] if magic[0] == "%time" and len(magic) > 1 else "None"
+            out.append(f"{indent}{target} = {value}")
+            escaped = line.endswith("\\")
+            continue
         if starts and stripped.startswith(("%", "!", "?")):
             words = stripped.split(None, 1)
             if words[0] == "%time" and len(words) > 1:
@@ -403,7 +438,9 @@ def run_cells(cells: list[str], ns: dict, seconds: int, out: int) -> None:
     for k, source in enumerate(cells):
         error = None
         try:
-            code = compile(runnable(source), f"<cell {k}>", "exec")
+            # dont_inherit: this file's ``from __future__ import annotations`` is not the
+            # learner's (an annotation naming nothing raises NameError in the notebook)
+            code = compile(runnable(source), f"<cell {k}>", "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
             code, error = None, _error(exc)
         if code is not None:
@@ -419,6 +456,20 @@ def run_cells(cells: list[str], ns: dict, seconds: int, out: int) -> None:
         _send(out, {"cell": k, "error": error})
 
 
+def _cells_folder() -> None:
+    """Run the cells in a new empty folder of the world's own ``/tmp``, last on
+    ``sys.path``, as a notebook runs in its folder: a module a cell writes (``%%writefile
+    helper.py``) imports, and shadows nothing of the world's."""
+    import tempfile
+
+    try:
+        folder = tempfile.mkdtemp(prefix="cells-")
+        os.chdir(folder)
+    except OSError:
+        return
+    sys.path.append(folder)
+
+
 def worker(inp: int, out: int) -> None:
     """The process that runs the learner's code: it holds only the two pipes to the judge
     (no stdout, no reply channel, no nonce) and sends plain values, one frame per cell
@@ -431,6 +482,7 @@ def worker(inp: int, out: int) -> None:
         package.__dict__.setdefault("__getattr__", lambda name: ABSENT)
     ns: dict = {"__name__": "__main__", "display": ABSENT, "get_ipython": ABSENT}
     seconds = int(request["cell_seconds"])
+    _cells_folder()
     _send(out, {"ready": True})  # set up: from here on each cell's own time counts
     run_cells(list(request["cells"]), ns, seconds, out)
     for ask in request["answers"]:

@@ -75,7 +75,7 @@ class Exercise:
     reference: Callable[..., Any] | None
     cases: tuple[tuple, ...]
     kind: str = "function"          # "function": answer(*case); "value": answer itself
-    tolerance: float | None = None  # compare floats with this absolute tolerance
+    tolerance: float | None = None  # compare floats with this relative tolerance (same)
     hint: str = ""
     extra: dict = field(default_factory=dict)
     judge: Callable[[tuple, Any], tuple[bool, str]] | None = None
@@ -254,10 +254,15 @@ def as_sent(x: Any, depth: int = 0) -> Any:
     return x
 
 
+#: Below this, two numbers are alike whatever ``tolerance`` says: 0 and exp(1 - 710) are
+#: the same brevity penalty computed two ways (``exp(1) / exp(r / c)`` overflows to 0)
+TINY = 1e-300
+
+
 def same(expected: Any, got: Any, tolerance: float | None) -> bool:
     """Whether ``got`` equals ``expected``: same container types (a tuple is not a list),
-    numbers within ``tolerance`` when given (an expected 0 exactly), never a bool for a
-    number.
+    numbers within ``tolerance`` of ``expected``'s size when given (``TINY`` at least; an
+    expected 0 exactly), never a bool for a number.
 
     >>> same([("a", "b")], [["a", "b"]], None)
     False
@@ -268,13 +273,18 @@ def same(expected: Any, got: Any, tolerance: float | None) -> bool:
     (True, True)
     >>> same(1.0, 10**400, 1e-9), same(0.5, -10**4000, None), same(3, 3, None)
     (False, False, True)
+    >>> same(8.3e-07, 0.0, 1e-9), same(8.3e-07, 8.3e-07 * (1 + 1e-12), 1e-9)
+    (False, True)
     """
     if isinstance(expected, bool) or isinstance(got, bool):
         return type(got) is type(expected) and got == expected
     if tolerance is not None and type(expected) in (int, float):
         if expected == 0:  # a zero is exact: 8e-78 (NLTK's method0) is not "no match"
             return _real(got) and float(got) == 0
-        return _real(got) and math.isclose(float(got), expected, rel_tol=0, abs_tol=tolerance)
+        # relative: a brevity penalty of exp(-14) = 8e-7 flushed to 0 is wrong, though
+        # within 1e-9 of it (issue 20, round 18); below 1e-300 only the float's underflow
+        return _real(got) and math.isclose(float(got), expected, rel_tol=tolerance,
+                                           abs_tol=TINY)
     if type(expected) in (tuple, list):
         return type(got) is type(expected) and len(expected) == len(got) and all(
             same(e, g, tolerance) for e, g in zip(expected, got, strict=True))

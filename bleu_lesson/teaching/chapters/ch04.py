@@ -25,7 +25,8 @@ def _hidden_bp(rng: random.Random) -> list[tuple]:
     judged), an empty reference with a non-empty candidate (c > r = 0: BP = 1, no
     division by r), c = r (one token each, and large), c > r, c < r with small and with
     large lengths (up to thousands, r not a multiple of c), one token against a long
-    reference, and c just one below r."""
+    reference, c just one below r, and penalties from 8e-7 down to 1e-260 (r / c from 15
+    to 600)."""
     big = rng.randint(31, 5000)
     small = rng.randint(2, 29)
     cases: list[tuple] = [
@@ -37,6 +38,11 @@ def _hidden_bp(rng: random.Random) -> list[tuple]:
         (1, rng.randint(2, 40)), (big - 1, big),
     ]
     cases += [(rng.randint(0, 60), rng.randint(1, 60)) for _ in range(3)]
+    # a penalty far below the tolerance but far above float's underflow: r / c from 15 to
+    # 600 (BP from 8e-7 down to 1e-260): an answer that flushes a small BP to 0 is wrong
+    # (issue 20, round 18: "0 once r > 15c" passed 150 of 200 draws)
+    tiny_c = rng.randint(1, 9)
+    cases += [(1, rng.randint(16, 30)), (tiny_c, tiny_c * rng.randint(100, 600) + 1)]
     return cases
 
 
@@ -45,7 +51,7 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     far shorter length around it (first, shortest, longest, tie to the longer, tie to the
     first listed each pick another), a tie with the shorter listed first, a closest length
     above c with one closer from below not winning, c below or above every length, one
-    length, lengths in the thousands, and empty candidates (c = 0), two of them with the
+    length, lengths in the thousands, and empty candidates (c = 0, one with lengths 1 and 0), two of them with the
     shortest length neither first, last nor longest; a tie that the ratio r / c in floats
     breaks towards the longer length (c = 3 with 2 and 4); a reference of length 0 that
     is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
@@ -81,6 +87,11 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     cases.append((k, [0, 2 * k + rng.randint(1, 9)]))
     cases.append((k, [2 * k + rng.randint(1, 9), rng.randint(2 * k + 1, 40), 0]))
     cases.append((0, [rng.randint(1, 9), 0, rng.randint(1, 9)]))
+    # an empty candidate with lengths 1 and 0: an answer that counts it as one token
+    # (c = max(c, 1), to avoid a division) picks 1 (issue 20, round 18: 162 of 200 draws)
+    ones = [1, 0, rng.randint(2, 9)]
+    rng.shuffle(ones)
+    cases.append((0, ones))
     cases.append((c, [c + 1, c, c - 1]))
     cases.append((c, [c + far] * 3))
     # a tie that a set of the lengths lists longer first (a small int sits in a set by its

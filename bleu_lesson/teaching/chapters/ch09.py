@@ -32,7 +32,8 @@ def _hidden(rng: random.Random) -> list[tuple]:
     """Every draw holds: fewer than 40 scores (the cut-off index is 0), both 5-21 and
     22-39 of them, a count whose n % 40 is 22-39 (round(n / 40) differs from n // 40, and
     so do the nearest ranks round(0.025 (n - 1)) and round(0.975 (n - 1)) on each side) and
-    one whose n % 40 is below 20 (ceil differs), a multiple of 40, repeated scores, unsorted
+    one whose n % 40 is below 20 (ceil differs), a multiple of 40, repeated scores (and a
+    few distinct scores repeated at both cut-offs), unsorted
     scores, a thousand scores, one score, exactly 40 scores and scores that are all the same.
     Scores are full-precision floats, as a bootstrap makes them, and two cases hold the scales
     a score is printed on: 0-100 with one, two and three digits before the point, and 0-1
@@ -66,6 +67,11 @@ def _hidden(rng: random.Random) -> list[tuple]:
         (shuffled([rng.uniform(1, 9) * 1e-5]
                   + [rng.uniform(0.1, 0.9) for _ in range(rng.randint(2, 30))]),),
     ]
+    # a few distinct scores, each many times (a small test set's bootstrap repeats them):
+    # the cut-off scores are repeated, so an answer that sorts the set of the scores picks
+    # others (issue 20, round 18: it passed every draw)
+    levels = [rng.gauss(0.3, 0.05) for _ in range(rng.randint(5, 9))]
+    cases.append(([rng.choice(levels) for _ in range(rng.randint(160, 400))],))
     return cases
 
 

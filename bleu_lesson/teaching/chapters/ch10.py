@@ -89,7 +89,8 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     strongest disagreement is unique); a pair tied by both the metric and people as the only
     pair that is not concordant; a metric that ties every system; metric gaps and human
     gaps that rounding to any of 2 to 12 places makes a tie; two discordant pairs with close human gaps, the
-    smaller with a far larger metric gap; a discordant pair with the largest human gap
+    smaller with a far larger metric gap, and the other way round (the largest human gap with
+    a large metric gap, a smaller one with a tiny metric gap); a discordant pair with the largest human gap
     between neighbours in people's ranking and in the metric's, while other discordant
     pairs span more ranks in each."""
     def scores(names: list[str]) -> tuple[dict[str, float], dict[str, float]]:
@@ -173,6 +174,15 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
                 (c, m - big_gap, h + gap - delta), (d, m, h)]
         rng.shuffle(rows)
         out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
+    # people's largest gap (a over b, 0.9) has a large metric gap (10); a discordant pair
+    # with a smaller human gap (c over d, 0.65) has a tiny one (0.05): a key of human gap
+    # per metric gap picks (c, d) (issue 20, round 18: it passed 1 of 200 draws)
+    a, b, c, d = names(4)
+    m, h = rng.uniform(20, 40), rng.uniform(-0.9, 0.0)
+    tiny = rng.uniform(0.01, 0.1)
+    rows = [(a, m, h + 0.9), (b, m + 10, h), (c, m + 15, h + 0.7), (d, m + 15 + tiny, h + 0.05)]
+    rng.shuffle(rows)
+    out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
     # people's largest gap, p over q, is a jump between neighbours in their ranking (and
     # the metric's two lowest); above it x, z, y in small steps with the metric preferring
     # y to x: a discordant pair two ranks apart in people's ranking, and one two apart in
