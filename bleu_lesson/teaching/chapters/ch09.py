@@ -125,8 +125,9 @@ EXERCISES = (
         # rank round(0.025 * 29) = 1 would take 0.11 and 0.38
         ([(7 * i % 30 + 10) / 100 for i in range(30)],),
     ), tolerance=1e-12,
-        hint="排序后取下标 n//40 和 n - n//40 - 1 两个分数，半宽是它们差的一半；"
-             "用 sorted(scores)，不要改动传入的列表 (do not sort it in place)。",
+        hint="先算两端各去掉几个分数（n 的 2.5%，sacrebleu 向下取整）；再想去掉之后区间的两个端点"
+             "是排序后的哪两个位置。半宽是区间宽度的一半；用 sorted(scores)，不要改动传入的列表 "
+             "(do not sort it in place)。",
         forbidden=("bleu_lesson.analysis.significance._estimate_ci",
                    "bleu_lesson.analysis.significance.percentile_interval"),
         generate=_hidden, building_blocks=_BLOCKS),
