@@ -112,6 +112,27 @@ def test_an_update_never_overwrites_the_learners_work(course, tmp_path):
     assert "# my own attempt" not in mine.read_text(encoding="utf-8")
 
 
+def test_force_replaces_every_chapter_the_learner_changed_even_when_the_course_did_not(
+        course, tmp_path, capsys):
+    """A learner's find: ``--force`` reported "11 chapters, 0 written" and kept the changed
+    chapters (the course had not changed since), while the README says it replaces them all."""
+    room = tmp_path / "room"
+    ws.prepare_workspace(room, course)
+    pristine = {p.name: p.read_bytes() for p in room.glob("[0-9]*.ipynb")}
+    mine = room / CHAPTERS[4].name
+    nb = load(mine)
+    cell = next(c for c in nb["cells"] if STUB in source(c))
+    cell["source"] = source(cell).replace(STUB, "# my own attempt")
+    mine.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+
+    assert ws.main(["--course", str(course), "--workspace", str(room), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert f"{mine.name}: forced" in err and ", 1 written)" in err, err
+    assert {p.name: p.read_bytes() for p in room.glob("[0-9]*.ipynb")} == pristine
+    # the manifest knows the copy is the course's again: a later run keeps it
+    assert {u.action for u in ws.prepare_workspace(room, course)} == {"kept"}
+
+
 def test_the_workspace_may_not_be_the_course(course):
     with pytest.raises(ValueError, match="is the course's folder"):
         ws.prepare_workspace(course, course)

@@ -9,7 +9,8 @@ page, ``START_欢迎.ipynb``. Nothing a learner saves there touches the course's
 ``prepare_workspace`` makes the copies on first use and, when the course changes, updates
 only what the learner has not touched: a manifest (``.bleu-lesson-workspace.json``) records
 the SHA-256 of each copy as written. A copy the learner has saved over is never replaced;
-the new version is written beside it (``04_brevity_penalty.新版.ipynb``), unless ``force``.
+the new version is written beside it (``04_brevity_penalty.新版.ipynb``). With ``force`` every
+chapter that differs from the course's exercise copy is replaced, changed course or not.
 
 ``solution("3.1")`` prints an exercise's model answer from the authoring notebook, for
 self-study learners who have tried first.
@@ -204,10 +205,11 @@ def prepare_workspace(workspace: str | Path | None = None, course: str | Path | 
     """Make or update the learner's workspace; returns what happened to each file.
 
     A file absent from the workspace is written. A file whose course version changed is
-    replaced only if its bytes are still those written last time (the manifest's SHA-256),
-    or with ``force``; otherwise the new version goes beside it (``NN_name.新版.ipynb``)
-    and the learner's file is left as it is. Refuses (ValueError) a workspace that is the
-    course's folder itself.
+    replaced only if its bytes are still those written last time (the manifest's SHA-256);
+    otherwise the new version goes beside it (``NN_name.新版.ipynb``) and the learner's file
+    is left as it is. With ``force``, every file whose bytes differ from the course's current
+    copy is replaced, whether the course changed or not. Refuses (ValueError) a workspace
+    that is the course's folder itself.
     """
     source = course_folder(course)
     folder = Path(workspace) if workspace is not None else default_workspace(source)
@@ -253,10 +255,10 @@ def _place(folder: Path, name: str, text: str, files: dict, force: bool) -> Upda
     record = files.get(name, {})
     if not target.exists():
         action = "new"
-    elif record.get("course") == new_sha:
-        return Update(name, "kept", target)
-    elif not record and _sha(target.read_bytes()) == new_sha:  # the manifest was lost
+    elif _sha(target.read_bytes()) == new_sha:  # already this version (the manifest may be lost)
         files[name] = {"course": new_sha, "written": new_sha}
+        return Update(name, "kept", target)
+    elif record.get("course") == new_sha and not force:  # the learner's work, course unchanged
         return Update(name, "kept", target)
     elif _untouched(target, files) and record:
         action = "updated"
