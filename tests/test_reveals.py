@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,24 @@ def test_show_source_after_waits_for_its_exercise(capsys):
         exercises.results.clear()
         exercises.results.update(saved)
 
+
+# --- outputs computed from a model answer ----------------------------------------------------
+
+@pytest.mark.parametrize("ch", CHAPTERS, ids=lambda ch: ch.id)
+def test_no_learner_copy_keeps_an_output_computed_from_an_answer(ch):
+    """A learner's review: chapter 10's copy showed "BLEU (ref A) and people disagree most
+    on: ('DLUT', 'NiuTrans')", 10.3's answer, computed by the model answer under the check.
+    No stored output of a learner copy comes from a cell that uses an exercise's answer
+    (its name, or a name computed from it), or reads the kernel's exercise results."""
+    nb = json.loads((ROOT / "notebooks" / ch.notebook).read_text(encoding="utf-8"))
+    student = make_student_copy(nb, ch.notebook)
+    names = {ex.answer_name for ex in EXERCISES.values()}
+    kept = []
+    for i, cell in enumerate(student["cells"]):
+        src = "".join(cell["source"])
+        if cell["cell_type"] != "code" or not cell.get("outputs"):
+            continue
+        used = sorted(n for n in names if re.search(rf"\b{re.escape(n)}\b", src))
+        if used or re.search(r"\bresults\b", src) and "exercises" in src:
+            kept.append((i, used or "results"))
+    assert not kept, f"stored outputs computed from an answer: {kept}"
