@@ -292,3 +292,18 @@ def test_the_start_page_opens_unmodified_and_names_the_data_chapters_of_the_regi
     text = "".join(c["source"] for c in page["cells"])
     needs = [ch.id for ch in registry().values() if ch.needs_data]
     assert f"第 {'、'.join(needs)} 章要用 WMT22 数据" in text and "08–10" not in text
+
+
+def test_the_start_page_says_plainly_which_chapters_need_the_data_and_how_to_get_it():
+    """A learner's review: chapters 09/10 stopped at their first data cell; the start page
+    only said, inside a sentence on Run All, that they "say how to download" then."""
+    from bleu_lesson.data.datasets import WMT22_ENV_VAR
+    from bleu_lesson.teaching.chapters import registry
+
+    page = ws.start_page([(ch.notebook, ch.title) for ch in registry().values()])
+    needs = [ch for ch in registry().values() if ch.needs_data]
+    (cell,) = [c["source"] for c in page["cells"] if c["source"].startswith("## ")
+               and "WMT22" in c["source"].splitlines()[0]]
+    assert "make data" in cell and WMT22_ENV_VAR in cell and "MB" in cell
+    for ch in needs:  # each data chapter linked from that section
+        assert f"]({ch.notebook})" in cell
