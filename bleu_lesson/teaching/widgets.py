@@ -954,8 +954,8 @@ class AgreementExplorer(_Explorer):
     def update(self, change: object = None) -> None:
         if self._syncing:  # the drop list is being redrawn: one render, after it
             return
-        if getattr(change, "get", None) and change.get("owner") is not self.dropped:
-            self._sync_drop_list()
+        if isinstance(change, dict) and change.get("owner") is not self.dropped:
+            self._sync_drop_list()  # a new metric or reference set: its own drop list
         if change is not None and self._key() not in self._seen:
             try:  # the numbers now, the plot next
                 metric, refset, dropped = self._key()
