@@ -125,15 +125,36 @@ def test_a_system_without_scores_for_these_references_is_named():
     ex.refset.value = "A+B"
     html = ex.result.value
     assert "4 个系统" in html and "未计入" in html and "HUMAN-B" in html.split("<svg")[0]
-    ex.dropped.value = ("HUMAN-B",)  # dropped on purpose: nothing to explain
-    assert "未计入" not in ex.result.value
+    assert "HUMAN-B" not in ex.dropped.options  # left out already: not offered to drop
+
+
+def test_the_drop_list_offers_only_the_systems_scored_with_these_references():
+    """A learner's review: with references A+B the drop list still offered HUMAN-B, which
+    is left out (it is reference B); a system dropped before stays dropped where it can."""
+    tables = {("BLEU", "A"): {**TABLES["BLEU", "A"], "HUMAN-B": 35.0},
+              ("BLEU", "A+B"): dict(TABLES["BLEU", "A"])}
+    human = {**HUMAN, "HUMAN-B": 0.3}
+    ex = widgets.AgreementExplorer(tables, human)
+    assert ex.dropped.options == ("HUMAN-B", "a", "b", "c", "d")
+    ex.dropped.value = ("HUMAN-B", "d")
+    ex.refset.value = "A+B"
+    assert ex.dropped.options == ("a", "b", "c", "d")
+    assert ex.dropped.value == ("d",)
+    html = ex.result.value
+    assert "3 个系统" in html and "未计入" in html  # d dropped, HUMAN-B not scored
+    ex.refset.value = "A"
+    assert "HUMAN-B" in ex.dropped.options and ex.dropped.value == ("d",)
+    assert "5 个系统" not in ex.result.value and "4 个系统" in ex.result.value
 
 
 def test_ter_is_plotted_negated_as_the_header_says():
     html = widgets.render_agreement(TABLES, HUMAN, "TER", "A")
-    assert "TER 取负号" in html
-    svg = html[html.index("<svg"):]
+    head, svg = html[:html.index("<svg")], html[html.index("<svg"):]
+    assert "TER 取负号" in head
     assert "-TER (ref A; negated, higher is better)" in svg
+    # a learner's review: the header said "(lower is better)" over an axis saying "higher
+    # is better": both now speak of the plotted, negated -TER
+    assert "lower is better" not in head and "higher is better" in head
     # TER 10..40 negated: the x axis runs over -40..-10, so its tick labels are negative
     ticks = re.findall(r">(−?-?\d+)</text>", svg)
     assert ticks and all(t.startswith(("−", "-")) for t in ticks if t not in ("0",)), ticks

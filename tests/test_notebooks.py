@@ -74,7 +74,7 @@ def test_no_errors_or_warnings_stored(path):
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_cells_that_print_have_outputs(path):
     """A notebook with outputs stripped would pass nbval while comparing nothing."""
-    printing = re.compile(r"\b(print|show_source|check|progress|display)\(")
+    printing = re.compile(r"\b(print|show_source|show_source_after|check|progress|display)\(")
     for i, cell in enumerate(code_cells(load(path))):
         if printing.search(strip_solutions(source(cell))):
             assert cell.get("outputs"), f"{path.name} code cell {i} prints but stores nothing"
@@ -177,7 +177,7 @@ def test_chapter_rhythm(path):
     for part in RHYTHM:
         assert any(part in h for h in headings), f"{path.name}: no heading with {part!r}"
     assert re.search(r"^# ", markdown, re.M), f"{path.name}: no title"
-    assert "show_source(" in code, f"{path.name}: shows no library code"
+    assert re.search(r"\bshow_source(_after)?\(", code), f"{path.name}: shows no library code"
     assert "Explorer(" in code, f"{path.name}: has no explorer widget"
     assert re.search(r"\bcheck\(", code), f"{path.name}: has no exercise check"
     assert BEGIN in code, f"{path.name}: exercise without a solution block"

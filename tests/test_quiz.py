@@ -193,6 +193,38 @@ def test_widget_headless(chapter):
     assert quiz.progress_line(chapter) == f"测验 (quiz): {len(questions)}/{len(questions)} 答对"
 
 
+def test_choices_show_no_literal_markdown_backticks():
+    """A learner's review: the options read "`BleuStats`" (ch06 Q1), "`method1`" (ch08 Q1):
+    a RadioButtons label is plain text, so a code span's backticks showed as typed."""
+    seen = 0
+    for chapter in CHAPTERS:
+        widget = quiz.Quiz(chapter)
+        for radio, question in zip(widget.radios, widget.questions, strict=True):
+            for (label, _), choice in zip(radio.options, question.choices, strict=True):
+                assert "`" not in label, (chapter, label)
+                assert label.endswith(_plain_markup(choice.text)), (chapter, label)
+                seen += "`" in choice.text
+    assert seen, "no choice has a code span: this test tests nothing"
+    ch06 = [label for radio in quiz.Quiz("06").radios for label, _ in radio.options]
+    assert any("BleuStats" in label for label in ch06)
+
+
+def test_the_saved_quizzes_show_no_literal_backticks_either():
+    """What a learner sees before running anything (and the web edition) is the widget
+    state saved in the chapter: its option labels hold no backticks either."""
+    import json
+
+    from notebook_tools import chapters
+
+    state_key = "application/vnd.jupyter.widget-state+json"
+    for path in chapters():
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        state = nb["metadata"].get("widgets", {}).get(state_key, {}).get("state", {})
+        labels = [label for model in state.values()
+                  for label in model.get("state", {}).get("_options_labels", [])]
+        assert not [label for label in labels if "`" in label], path.name
+
+
 def test_answers_keep_the_latest_pick_and_progress_counts_right_ones():
     widget = quiz.Quiz(3)  # an int works too
     q0 = widget.questions[0]

@@ -9,7 +9,9 @@ view before the learner has tried.
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -86,3 +88,85 @@ def test_the_tables_that_answer_9_2_are_not_stored_in_the_learners_copy():
     # a learner's find: an output stored as [11]: under a cell shown as [ ]:
     assert all(out.get("execution_count") is None for c in cells if c["cell_type"] == "code"
                for out in c.get("outputs", []))
+
+
+# --- Run All of an untouched copy: the answer's source only after the exercise passed ------
+
+def _calls(src: str) -> list[ast.Call]:
+    code = "\n".join(line for line in src.split("\n") if not line.lstrip().startswith(("%", "!")))
+    return [node for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)]
+
+
+def answer_exercises() -> dict[str, str]:
+    """Each library function that is an exercise's answer -> that exercise's id."""
+    return {name: ex.id for ex in EXERCISES.values() for name in answer_functions(ex.chapter)
+            if getattr(ex.reference, "__name__", None) == name}
+
+
+@pytest.mark.parametrize("ch", CHAPTERS, ids=lambda ch: ch.id)
+def test_an_answers_source_is_shown_only_after_its_exercise_passed(ch):
+    """A learner's review: on Run All of the exercise copy, ``show_source(brevity_penalty)``
+    printed 4.1's answer right under the untouched exercise (also 4.2, 10.2). The source of
+    an answer is shown with ``show_source_after(id, fn)``, which waits for that exercise."""
+    answers = answer_exercises()
+    nb = json.loads((ROOT / "notebooks" / ch.notebook).read_text(encoding="utf-8"))
+    wrong = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        for call in _calls("".join(cell["source"])):
+            args = [ast.unparse(a).rpartition(".")[2] for a in call.args]
+            if call.func.id == "show_source" and args and args[0] in answers:
+                wrong.append((i, f"show_source({args[0]}) before {answers[args[0]]} passed"))
+            if call.func.id == "show_source_after" and len(args) == 2 and args[1] in answers:
+                if ast.literal_eval(call.args[0]) != answers[args[1]]:
+                    wrong.append((i, f"{args[1]} waits for the wrong exercise"))
+    assert not wrong, wrong
+
+
+def test_show_source_after_waits_for_its_exercise(capsys):
+    from bleu_lesson.core.brevity import brevity_penalty
+    from bleu_lesson.teaching import exercises
+
+    saved = dict(exercises.results)
+    try:
+        exercises.results.clear()
+        exercises.show_source_after("4.1", brevity_penalty)
+        out = capsys.readouterr().out
+        assert "先通过练习 4.1" in out and "def brevity_penalty" not in out
+        exercises.check("4.1", lambda c, r: 1.0)  # a wrong answer shows nothing either
+        capsys.readouterr()
+        exercises.show_source_after("4.1", brevity_penalty)
+        assert "def brevity_penalty" not in capsys.readouterr().out
+        exercises.check("4.1", brevity_penalty)
+        capsys.readouterr()
+        exercises.show_source_after("4.1", brevity_penalty)
+        assert "def brevity_penalty(" in capsys.readouterr().out
+        with pytest.raises(ValueError, match="unknown exercise"):
+            exercises.show_source_after("4.9", brevity_penalty)
+    finally:
+        exercises.results.clear()
+        exercises.results.update(saved)
+
+
+# --- outputs computed from a model answer ----------------------------------------------------
+
+@pytest.mark.parametrize("ch", CHAPTERS, ids=lambda ch: ch.id)
+def test_no_learner_copy_keeps_an_output_computed_from_an_answer(ch):
+    """A learner's review: chapter 10's copy showed "BLEU (ref A) and people disagree most
+    on: ('DLUT', 'NiuTrans')", 10.3's answer, computed by the model answer under the check.
+    No stored output of a learner copy comes from a cell that uses an exercise's answer
+    (its name, or a name computed from it), or reads the kernel's exercise results."""
+    nb = json.loads((ROOT / "notebooks" / ch.notebook).read_text(encoding="utf-8"))
+    student = make_student_copy(nb, ch.notebook)
+    names = {ex.answer_name for ex in EXERCISES.values()}
+    kept = []
+    for i, cell in enumerate(student["cells"]):
+        src = "".join(cell["source"])
+        if cell["cell_type"] != "code" or not cell.get("outputs"):
+            continue
+        used = sorted(n for n in names if re.search(rf"\b{re.escape(n)}\b", src))
+        if used or re.search(r"\bresults\b", src) and "exercises" in src:
+            kept.append((i, used or "results"))
+    assert not kept, f"stored outputs computed from an answer: {kept}"

@@ -75,7 +75,8 @@ def _code_cells(path: Path) -> list[str]:
 
 
 def show_source_targets() -> list[tuple[str, str, object]]:
-    """``(notebook, expression, object)`` for every ``show_source(expression)``."""
+    """``(notebook, expression, object)`` for every ``show_source(expression)`` and
+    ``show_source_after(exercise, expression)``."""
     found = []
     for path in NOTEBOOKS:
         namespace: dict = {}
@@ -92,9 +93,11 @@ def show_source_targets() -> list[tuple[str, str, object]]:
                         a.name.startswith("bleu_lesson") for a in node.names):
                     exec(compile(ast.Module([node], []), str(path), "exec"), namespace)
             for node in ast.walk(tree):
+                # show_source(X), or show_source_after("4.1", X) after an exercise passed
                 if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                        and node.func.id == "show_source" and node.args):
-                    expr = ast.unparse(node.args[0])
+                        and node.func.id in ("show_source", "show_source_after")
+                        and node.args):
+                    expr = ast.unparse(node.args[-1])
                     found.append((path.stem, expr, eval(expr, namespace)))
     return found
 

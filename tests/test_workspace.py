@@ -112,6 +112,27 @@ def test_an_update_never_overwrites_the_learners_work(course, tmp_path):
     assert "# my own attempt" not in mine.read_text(encoding="utf-8")
 
 
+def test_force_replaces_every_chapter_the_learner_changed_even_when_the_course_did_not(
+        course, tmp_path, capsys):
+    """A learner's find: ``--force`` reported "11 chapters, 0 written" and kept the changed
+    chapters (the course had not changed since), while the README says it replaces them all."""
+    room = tmp_path / "room"
+    ws.prepare_workspace(room, course)
+    pristine = {p.name: p.read_bytes() for p in room.glob("[0-9]*.ipynb")}
+    mine = room / CHAPTERS[4].name
+    nb = load(mine)
+    cell = next(c for c in nb["cells"] if STUB in source(c))
+    cell["source"] = source(cell).replace(STUB, "# my own attempt")
+    mine.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+
+    assert ws.main(["--course", str(course), "--workspace", str(room), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert f"{mine.name}: forced" in err and ", 1 written)" in err, err
+    assert {p.name: p.read_bytes() for p in room.glob("[0-9]*.ipynb")} == pristine
+    # the manifest knows the copy is the course's again: a later run keeps it
+    assert {u.action for u in ws.prepare_workspace(room, course)} == {"kept"}
+
+
 def test_the_workspace_may_not_be_the_course(course):
     with pytest.raises(ValueError, match="is the course's folder"):
         ws.prepare_workspace(course, course)
@@ -271,3 +292,18 @@ def test_the_start_page_opens_unmodified_and_names_the_data_chapters_of_the_regi
     text = "".join(c["source"] for c in page["cells"])
     needs = [ch.id for ch in registry().values() if ch.needs_data]
     assert f"第 {'、'.join(needs)} 章要用 WMT22 数据" in text and "08–10" not in text
+
+
+def test_the_start_page_says_plainly_which_chapters_need_the_data_and_how_to_get_it():
+    """A learner's review: chapters 09/10 stopped at their first data cell; the start page
+    only said, inside a sentence on Run All, that they "say how to download" then."""
+    from bleu_lesson.data.datasets import WMT22_ENV_VAR
+    from bleu_lesson.teaching.chapters import registry
+
+    page = ws.start_page([(ch.notebook, ch.title) for ch in registry().values()])
+    needs = [ch for ch in registry().values() if ch.needs_data]
+    (cell,) = [c["source"] for c in page["cells"] if c["source"].startswith("## ")
+               and "WMT22" in c["source"].splitlines()[0]]
+    assert "make data" in cell and WMT22_ENV_VAR in cell and "MB" in cell
+    for ch in needs:  # each data chapter linked from that section
+        assert f"]({ch.notebook})" in cell

@@ -4,7 +4,8 @@
 ``### BEGIN SOLUTION`` and ``### END SOLUTION`` becomes a stub (``# 在这里写代码`` and, inside
 a function, ``raise NotImplementedError``; at the top of a cell, each assigned name set to
 ``...``), so the chapter still runs top to bottom and its checks say "还没有完成". The
-outputs of exercise cells are cleared; everything else stays as tested.
+outputs of exercise cells, and of every cell computed from an answer, are cleared;
+everything else stays as tested.
 
 Nothing an instructor owns is overwritten: ``write_student_copies`` refuses the originals'
 folder however it is spelled and files that are not student copies (unless ``force``);
@@ -24,6 +25,7 @@ verdict. It never modifies a submission (the kernel sees a copy in a temporary f
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 import csv
@@ -214,7 +216,7 @@ def _chapter_of(nb: dict, name: str) -> str | None:
 #: running it, gives the answer).
 PREDICT_TAG = "predict"
 #: The cell tag of a code cell whose stored output answers an exercise (the library code
-#: that answers it, ``show_source(brevity_penalty)`` after 4.1; chapter 09's tables after
+#: that answers it, ``show_source_after("4.1", brevity_penalty)``; chapter 09's tables after
 #: 9.2): the student copy keeps the cell but not its stored output, so the answer shows only
 #: when the learner runs it.
 REVEAL_TAG = "reveal"
@@ -250,17 +252,68 @@ def _quiet_widget_reprs(outputs: list) -> None:
             data["text/plain"] = WIDGET_PLACEHOLDER
 
 
+def _names(source: str) -> tuple[set[str], set[str]]:
+    """``(names read, names bound)`` by one cell's code (IPython's ``%``/``!`` lines left
+    out). A cell that does not parse reads every identifier in it and binds none."""
+    code = "\n".join(line for line in source.split("\n")
+                     if not line.lstrip().startswith(("%", "!")))
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code)), set()
+    read: set[str] = set()
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return read, bound
+
+
+def answer_dependent_cells(nb: dict) -> list[int]:
+    """The indices of the code cells whose output may be computed from an exercise's
+    answer: each cell holding a solution block, and, in notebook order, every cell that
+    reads a name one of those bound (``my_strongest_disagreement``), or a name bound by
+    such a cell in turn. Their stored outputs came from the model answer, so a student
+    copy must not keep them (10.3's "disagree most on: ('DLUT', 'NiuTrans')").
+
+    >>> answer_dependent_cells({"cells": [
+    ...     {"cell_type": "code", "source": "def f():\\n    ### BEGIN SOLUTION\\n"
+    ...      "    return 2\\n    ### END SOLUTION"},
+    ...     {"cell_type": "code", "source": "x = f() + 1"},
+    ...     {"cell_type": "code", "source": "print(len('f'))"},
+    ...     {"cell_type": "code", "source": "print(x)"}]})
+    [0, 1, 3]
+    """
+    tainted: set[str] = set()
+    found = []
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        src = _source(cell)
+        read, bound = _names(src)
+        if BEGIN in src or read & tainted:
+            found.append(i)
+            tainted |= bound
+    return found
+
+
 def make_student_copy(nb: dict, name: str = "") -> dict:
     """The student version of a chapter notebook (a new dict; ``nb`` is not changed).
 
     Solution blocks become stubs and nbgrader hidden tests are removed (see
     ``with_hidden_tests``); exercise cells lose their outputs; cells tagged
     ``predict`` lose their outputs too (the output is the answer to the prediction), and
-    so do cells tagged ``reveal`` (the library code answering an exercise); a
+    so do cells tagged ``reveal`` (the library code answering an exercise) and every
+    cell whose output was computed from a model answer (``answer_dependent_cells``); a
     widget's stored plain-text fallback becomes a short note instead of its Python repr.
     """
     student = copy.deepcopy(nb)
-    for cell in student.get("cells", []):
+    from_answers = set(answer_dependent_cells(nb))
+    for i, cell in enumerate(student.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
         src = _source(cell)
@@ -270,7 +323,7 @@ def make_student_copy(nb: dict, name: str = "") -> dict:
             cell["source"] = stub_solutions(src)
             cell["outputs"] = []
             cell["execution_count"] = None
-        elif is_predict_cell(cell) or REVEAL_TAG in _tags(cell):
+        elif is_predict_cell(cell) or REVEAL_TAG in _tags(cell) or i in from_answers:
             cell["outputs"] = []
         cell["execution_count"] = None  # the learner has run nothing yet
         for out in cell.get("outputs", []):

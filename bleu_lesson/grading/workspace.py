@@ -9,7 +9,8 @@ page, ``START_欢迎.ipynb``. Nothing a learner saves there touches the course's
 ``prepare_workspace`` makes the copies on first use and, when the course changes, updates
 only what the learner has not touched: a manifest (``.bleu-lesson-workspace.json``) records
 the SHA-256 of each copy as written. A copy the learner has saved over is never replaced;
-the new version is written beside it (``04_brevity_penalty.新版.ipynb``), unless ``force``.
+the new version is written beside it (``04_brevity_penalty.新版.ipynb``). With ``force`` every
+chapter that differs from the course's exercise copy is replaced, changed course or not.
 
 ``solution("3.1")`` prints an exercise's model answer from the authoring notebook, for
 self-study learners who have tried first.
@@ -30,6 +31,7 @@ from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
+from bleu_lesson.data.datasets import DATASETS, WMT22_ENV_VAR, dataset
 from bleu_lesson.teaching.chapters import registry
 from bleu_lesson.teaching.exercises import EXERCISES
 
@@ -138,8 +140,11 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
     True
     """
     rows = "\n".join(f"| {name[:2]} | [{title}]({name}) |" for name, title in chapters)
-    needs = [ch.id for ch in registry().values() if ch.needs_data]
+    needing = [ch for ch in registry().values() if ch.needs_data]
+    needs = [ch.id for ch in needing]
     data_chapters = f"第 {'、'.join(needs)} 章" if needs else "没有哪一章"
+    size = sum(dataset(name).size for name in DATASETS) / 1e6
+    links = "、".join(f"[{ch.title}]({ch.notebook})" for ch in needing)
     first = chapters[0][0] if chapters else ""
     cells = [
         "# 欢迎来到 BLEU 课程 (Welcome)\n\n"
@@ -152,9 +157,17 @@ def start_page(chapters: Sequence[tuple[str, str]]) -> dict:
         f"- 第一次学：从 [{first}]({first}) 开始，按顺序往下读。"
         "每章的最后有“下一章”的链接。\n"
         "- 打开一章后，选菜单 **运行 → 运行所有单元格 (Run All)**，或者从上到下逐个按 "
-        f"`Shift+Enter`。{data_chapters}要用 WMT22 数据，没有数据时会说明如何下载 (`make data`)。\n"
+        f"`Shift+Enter`。{data_chapters}要用 WMT22 数据，见下面“WMT22 数据”一节。\n"
         "- 每章的“动手实验”是可以拖动、输入的小工具 (explorer)，打开时先显示保存的样子，"
         "运行单元格后才能交互。",
+        "## WMT22 数据：第 " + "、".join(needs) + " 章要用 (Data for the real-data chapters)\n\n"
+        f"{data_chapters}要用 WMT22 数据（{links}），课程不自带，要先下载一次"
+        f"（约 {size:.0f} MB）：\n\n"
+        "- 在课程文件夹里打开终端，运行 `make data`（已经有的文件不会重复下载）。\n"
+        "- 机房没有外网时：把数据文件复制到一个文件夹，在启动 `make lab` 之前把环境变量 "
+        f"`{WMT22_ENV_VAR}` 设为这个文件夹。\n"
+        "- 没有数据时，这几章会在第一个读数据的单元格停下，并用中文说明该怎么办；"
+        "其他各章不需要数据。",
         "## 练习和参考答案 (Exercises and model answers)\n\n"
         "- 练习单元格里写着 `# 在这里写代码`：把它换成你的代码，运行后面的 `check(...)` "
         "单元格，它会告诉你对不对；还没写时它说“还没有完成”，不会中断 Run All。\n"
@@ -204,10 +217,11 @@ def prepare_workspace(workspace: str | Path | None = None, course: str | Path | 
     """Make or update the learner's workspace; returns what happened to each file.
 
     A file absent from the workspace is written. A file whose course version changed is
-    replaced only if its bytes are still those written last time (the manifest's SHA-256),
-    or with ``force``; otherwise the new version goes beside it (``NN_name.新版.ipynb``)
-    and the learner's file is left as it is. Refuses (ValueError) a workspace that is the
-    course's folder itself.
+    replaced only if its bytes are still those written last time (the manifest's SHA-256);
+    otherwise the new version goes beside it (``NN_name.新版.ipynb``) and the learner's file
+    is left as it is. With ``force``, every file whose bytes differ from the course's current
+    copy is replaced, whether the course changed or not. Refuses (ValueError) a workspace
+    that is the course's folder itself.
     """
     source = course_folder(course)
     folder = Path(workspace) if workspace is not None else default_workspace(source)
@@ -253,10 +267,10 @@ def _place(folder: Path, name: str, text: str, files: dict, force: bool) -> Upda
     record = files.get(name, {})
     if not target.exists():
         action = "new"
-    elif record.get("course") == new_sha:
-        return Update(name, "kept", target)
-    elif not record and _sha(target.read_bytes()) == new_sha:  # the manifest was lost
+    elif _sha(target.read_bytes()) == new_sha:  # already this version (the manifest may be lost)
         files[name] = {"course": new_sha, "written": new_sha}
+        return Update(name, "kept", target)
+    elif record.get("course") == new_sha and not force:  # the learner's work, course unchanged
         return Update(name, "kept", target)
     elif _untouched(target, files) and record:
         action = "updated"

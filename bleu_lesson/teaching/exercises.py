@@ -42,9 +42,11 @@ from .checking import (
     shown_input,
     verdict,
 )
+from .display import show_source
 
 __all__ = ["Exercise", "CheckResult", "EXERCISES", "STATUSES", "RAISE_ENV", "check",
-           "check_hidden", "progress", "results", "run", "verdict", "same", "shown_input"]
+           "check_hidden", "passed", "progress", "results", "run", "show_source_after",
+           "verdict", "same", "shown_input"]
 
 #: Every exercise of the course by id, in course order (built once, from the chapters).
 EXERCISES: dict[str, Exercise] = all_exercises()
@@ -76,6 +78,35 @@ def check(exercise_id: str, answer: Any) -> None:
     if result.status not in ("pass", "self-assessed") and \
             os.environ.get(RAISE_ENV, "") not in ("", "0"):
         raise AssertionError(f"exercise {exercise_id}: {result.status}")
+
+
+def passed(exercise_id: str) -> bool:
+    """Whether exercise ``exercise_id`` passed its latest ``check`` in this kernel."""
+    result = results.get(exercise_id)
+    return result is not None and result.status == "pass"
+
+
+def show_source_after(exercise_id: str, obj: Any) -> None:
+    """``show_source(obj)`` once exercise ``exercise_id`` has passed in this kernel; before,
+    a one-line note instead. For the library code that *is* an exercise's answer (4.1's
+    ``brevity_penalty``): on Run All of an untouched exercise copy it must not appear right
+    under the exercise.
+
+    >>> results.pop("4.1", None) and None
+    >>> show_source_after("4.1", len)
+    … 先通过练习 4.1 再看 len 的源码：让上面的 check("4.1", ...) 通过，再运行这一格。
+      (Pass exercise 4.1 first, then run this cell again to see the library's code.)
+    """
+    if exercise_id not in EXERCISES:
+        raise ValueError(f"unknown exercise {exercise_id!r}; known: {', '.join(EXERCISES)}")
+    if passed(exercise_id):
+        show_source(obj)
+        return
+    name = getattr(obj, "__name__", repr(obj))
+    print(f"… 先通过练习 {exercise_id} 再看 {name} 的源码：让上面的 "
+          f"check(\"{exercise_id}\", ...) 通过，再运行这一格。\n"
+          f"  (Pass exercise {exercise_id} first, then run this cell again to see the "
+          "library's code.)")
 
 
 def check_hidden(exercise_id: str, answer: Any, seed: int, draws: int = 3) -> None:

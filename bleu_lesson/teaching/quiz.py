@@ -94,6 +94,16 @@ def _inline(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
+def _label(text: str) -> str:
+    """A choice as a ``RadioButtons`` label, which is plain text: a `code` span loses its
+    backticks (they showed as typed: "`BleuStats`").
+
+    >>> _label("`BleuStats` 相加")
+    'BleuStats 相加'
+    """
+    return re.sub(r"`([^`]+)`", r"\1", text)
+
+
 def render_feedback(question: Question, choice_index: int | None) -> str:
     """HTML feedback for one pick: the verdict, then that choice's explanation.
 
@@ -166,7 +176,8 @@ def _quiz_class():
             for q_index, item in enumerate(self.questions):
                 prompt = widgets.HTML(f"<b>{q_index + 1}.</b> {_inline(item.prompt)}")
                 radio = widgets.RadioButtons(
-                    options=[(f"{LETTERS[i]}. {c.text}", i) for i, c in enumerate(item.choices)],
+                    options=[(f"{LETTERS[i]}. {_label(c.text)}", i)
+                             for i, c in enumerate(item.choices)],
                     value=None, layout=widgets.Layout(width="95%"))
                 feedback = widgets.HTML()
                 feedback.add_class(FEEDBACK_CLASS)

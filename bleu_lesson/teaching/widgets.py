@@ -844,7 +844,8 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     accuracy and Pearson's r, the pairs ranked the other way, and a labelled scatter plot.
 
     ``tables[(metric, refset)]`` maps systems to scores (``metric_cache.system_tables``);
-    systems in ``dropped`` are left out. TER is negated first (lower is better).
+    systems in ``dropped`` are left out. TER (lower is better) is negated first, so that
+    for every metric, as on the plot's axis, higher is better.
 
     >>> tables = {("BLEU", "A"): {"a": 30.0, "b": 25.0, "c": 20.0, "d": 28.0}}
     >>> human = {"a": 0.1, "b": 0.0, "c": -0.2, "d": -0.1}
@@ -875,7 +876,8 @@ def render_agreement(tables: dict, human: dict[str, float], metric: str = "BLEU"
     r = shown(pearson)
     head = (f"<div><b>{html.escape(metric)}</b> · 参考 (references) {html.escape(refset)} · "
             f"{len(scores)} 个系统 (systems)"
-            f"{' · TER 取负号 (lower is better)' if sign < 0 else ''}</div>"
+            f"{' · TER 取负号：−TER 越高越好 (negated, higher is better)' if sign < 0 else ''}"
+            "</div>"
             + (f"<div class='bleu-hint'>未计入 (not scored with references "
                f"{html.escape(refset)}): {html.escape(', '.join(unscored))}"
                f"{_UNSCORED_WHY if 'HUMAN-B' in unscored else ''}</div>" if unscored else "")
@@ -915,11 +917,30 @@ class AgreementExplorer(_Explorer):
                                        description="指标 (metric)")
         self.refset = widgets.Dropdown(options=[(f"参考 {r}", r) for r in AGREEMENT_REFSETS],
                                        value=refset, description="参考译文 (references)")
-        systems = sorted({n for table in tables.values() for n in table if n in self.human})
-        self.dropped = widgets.SelectMultiple(options=systems, value=(), rows=6,
+        self.dropped = widgets.SelectMultiple(options=self._droppable(), value=(), rows=6,
                                               description="去掉的系统 (drop)")
         self._seen: dict[tuple[str, str, tuple[str, ...]], str] = {}
+        self._syncing = False
         super().__init__([self.metric, self.refset, self.dropped], self._full)
+
+    def _droppable(self) -> list[str]:
+        """The systems this metric and reference set score (HUMAN-B is reference B: not
+        scored with B), the only ones worth offering to drop."""
+        table = self.tables.get((self.metric.value, self.refset.value), {})
+        return sorted(n for n in table if n in self.human)
+
+    def _sync_drop_list(self) -> None:
+        """Offer only what ``_droppable`` says; a system dropped before stays dropped."""
+        options = self._droppable()
+        if list(self.dropped.options) == options:
+            return
+        kept = tuple(n for n in self.dropped.value if n in options)
+        self._syncing = True
+        try:
+            self.dropped.options = options
+            self.dropped.value = kept
+        finally:
+            self._syncing = False
 
     def _key(self) -> tuple[str, str, tuple[str, ...]]:
         return self.metric.value, self.refset.value, tuple(sorted(self.dropped.value))
@@ -931,6 +952,10 @@ class AgreementExplorer(_Explorer):
         return self._seen[key]
 
     def update(self, change: object = None) -> None:
+        if self._syncing:  # the drop list is being redrawn: one render, after it
+            return
+        if isinstance(change, dict) and change.get("owner") is not self.dropped:
+            self._sync_drop_list()  # a new metric or reference set: its own drop list
         if change is not None and self._key() not in self._seen:
             try:  # the numbers now, the plot next
                 metric, refset, dropped = self._key()
