@@ -625,6 +625,53 @@ ROUND18 = {
 SUBMISSIONS.update(ROUND18)
 
 
+#: a nineteenth hostile review: five wrong rules the hidden cases let through, and honest
+#: answers refused: a helper run by %run, written by %%file, a __future__ import in an
+#: earlier cell (IPython keeps it for the cells after it)
+ROUND19 = {
+    "distance_and_length_as_one_key_4_2": ("04_aa.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    return min(ref_lens, key=lambda r: abs(r - c) * 10**6 + r)\n"], "not-pass"),
+    "distance_and_length_as_one_key_6_1": ("06_aa.ipynb", 6, "6.1", [
+        _bleu_with(closest="min(lens, key=lambda x: abs(x - len(c)) * 1000 + x)")],
+        "not-pass"),
+    "lowered_letter_by_letter_6_1": ("06_ab.ipynb", 6, "6.1", [
+        _bleu_with(ref="''.join(map(str.lower, r)).split()").replace(
+            "c = candidate.lower().split()", "c = ''.join(map(str.lower, candidate)).split()")],
+        "not-pass"),
+    "human_gap_minus_metric_gap_10_3": ("10_e.ipynb", 10, "10.3", [
+        "def my_strongest_disagreement(metric, human):\n"
+        "    names, best, key = list(metric), None, None\n"
+        "    for i, a in enumerate(names):\n"
+        "        for b in names[i + 1:]:\n"
+        "            dm, dh = metric[a] - metric[b], human[a] - human[b]\n"
+        "            k = abs(dh) - abs(dm) / 1000\n"
+        "            if dm * dh < 0 and (key is None or k > key):\n"
+        "                best, key = ((a, b) if dh > 0 else (b, a)), k\n"
+        "    return best\n"], "not-pass"),
+    "human_gap_rounded_to_3_places_10_3": ("10_f.ipynb", 10, "10.3", [
+        "def my_strongest_disagreement(metric, human):\n"
+        "    names, best, key = list(metric), None, None\n"
+        "    for i, a in enumerate(names):\n"
+        "        for b in names[i + 1:]:\n"
+        "            dm, dh = metric[a] - metric[b], human[a] - human[b]\n"
+        "            k = (round(abs(dh), 3), -abs(dm))\n"
+        "            if dm * dh < 0 and (key is None or k > key):\n"
+        "                best, key = ((a, b) if dh > 0 else (b, a)), k\n"
+        "    return best\n"], "not-pass"),
+    "helper_by_percent_run_4_1": ("04_ab.ipynb", 4, "4.1", [
+        "%%writefile bp_helper.py\n" + RIGHT_BP, "%run bp_helper.py\n"], "pass"),
+    "helper_by_percent_percent_file_4_1": ("04_ac.ipynb", 4, "4.1", [
+        "%%file bp_helper2.py\n" + RIGHT_BP, "from bp_helper2 import my_brevity_penalty\n"],
+        "pass"),
+    "future_annotations_in_an_earlier_cell_4_1": ("04_ad.ipynb", 4, "4.1", [
+        "from __future__ import annotations\n",
+        RIGHT_BP.replace("def my_brevity_penalty(c, r):", "def my_brevity_penalty(c, r) -> Real:")],
+        "pass"),
+}
+SUBMISSIONS.update(ROUND19)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,

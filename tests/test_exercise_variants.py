@@ -390,6 +390,8 @@ WRONG = {
         # an eighteenth hostile review's find (162 of 200 draws passed): an empty candidate
         # counted as one token
         "c = max(c, 1)": lambda c, lens: right_closest(max(c, 1), lens),
+        # a nineteenth's (200 of 200 draws passed): the distance and the length as one key
+        "|r - c| * 10**6 + r": lambda c, lens: min(lens, key=lambda r: abs(r - c) * 10**6 + r),
         "longest": lambda c, lens: max(lens),
         "first listed": lambda c, lens: lens[0],
         "ties to the first listed": tie_first,
@@ -428,6 +430,15 @@ WRONG = {
     },
     "6.1": {
         "shortest reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: min(ls)),
+        # a nineteenth hostile review's finds (200 of 200 draws passed): the distance and
+        # the length as one key (the nearest lengths were at most 80 apart), and lowercasing
+        # letter by letter (no final sigma)
+        "distance * 1000 + length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) * 1000 + r)),
+        "distance + 0.001 * length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) + 0.001 * r)),
+        "lowered letter by letter": lambda c, refs: _bleu(
+            c, refs, fold=lambda t: "".join(map(str.lower, t))),
         "longest reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: max(ls)),
         "first reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: ls[0]),
         "ties to the first listed": lambda c, refs: _bleu(c, refs, closest=tie_first),
@@ -648,6 +659,13 @@ WRONG = {
         "human gap times metric gap": strongest_with(key=lambda t: abs(t[3]) * abs(t[2])),
         # an eighteenth hostile review's find (1 of 200 draws passed): human gap per metric gap
         "human gap / metric gap": strongest_with(key=lambda t: abs(t[3]) / abs(t[2])),
+        # a nineteenth's (191 to 200 of 200 draws passed): round 12's tie-break mirrored,
+        # and people's gap rounded as WMT publishes z, near ties to either metric gap
+        **{f"human gap - metric gap * {w}": strongest_with(
+            key=lambda t, w=w: abs(t[3]) - w * abs(t[2])) for w in (0.01, 0.003, 0.001, 1e-4)},
+        **{f"human gap rounded to {d} places, then the {which} metric gap": strongest_with(
+            key=lambda t, d=d, sign=sign: (round(abs(t[3]), d), sign * abs(t[2])))
+           for d in (2, 3, 4, 6) for which, sign in (("smaller", -1), ("larger", 1))},
         # a fourteenth hostile review's find (19 and 20 of 400 draws passed): the pair
         # furthest apart in people's RANKING, not in their scores; and its neighbours, the
         # metric's ranking and both rankings summed

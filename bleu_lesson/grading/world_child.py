@@ -280,6 +280,23 @@ def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bo
 _ASSIGNED_MAGIC = re.compile(r"([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*([%!].*)")
 
 
+def _run_file(args: str) -> str:
+    r"""What IPython's ``%run FILE`` does, as one line of Python: FILE (a ``.py`` file)
+    runs as ``__main__`` in a namespace of its own, and its names join the cell's.
+
+    >>> code = _run_file("helper.py")
+    >>> code.startswith("_run_ = {'__name__': '__main__', '__file__': 'helper.py'}; exec(")
+    True
+    """
+    words = [w for w in args.split() if not w.startswith("-")]
+    if not words:
+        return "pass"
+    name = words[0].strip("'\"")
+    return (f"_run_ = {{'__name__': '__main__', '__file__': {name!r}}}; "
+            f"exec(compile(open({name!r}, encoding='utf-8').read(), {name!r}, 'exec', "
+            f"dont_inherit=True), _run_); globals().update(_run_)")
+
+
 def _writefile(args: list[str], body: str) -> str:
     r"""What IPython's ``%%writefile [-a] FILE`` does, as Python: the cell's body written
     to FILE (in the folder the cells run in, where ``import`` finds it too).
@@ -339,7 +356,7 @@ def runnable(source: str) -> str:
     if source.lstrip().startswith("%%"):
         head, _, body = source.lstrip().partition("\n")
         first = head[2:].split()
-        if first and first[0] == "writefile":
+        if first and first[0] in ("writefile", "file"):  # %%file: IPython's alias
             return _writefile(first[1:], body)
         if not first or first[0] not in PYTHON_CELL_MAGICS:
             return ""
@@ -364,6 +381,8 @@ def runnable(source: str) -> str:
             words = stripped.split(None, 1)
             if words[0] == "%time" and len(words) > 1:
                 out.append(indent + words[1])
+            elif words[0] == "%run" and len(words) > 1:
+                out.append(indent + _run_file(words[1]))
             else:
                 out.append(indent + "pass")
                 escaped = line.endswith("\\")
@@ -429,18 +448,28 @@ def _receive(fd: int) -> Any:
     return json.loads(exactly(int.from_bytes(exactly(4), "big")).decode("utf-8"))
 
 
+#: The compiler flags of ``from __future__`` imports (as ``codeop`` carries them on)
+FUTURE_FLAGS = 0
+for _feature in __import__("__future__").all_feature_names:
+    FUTURE_FLAGS |= getattr(__import__("__future__"), _feature).compiler_flag
+
+
 def run_cells(cells: list[str], ns: dict, seconds: int, out: int) -> None:
     """Run each cell in ``ns`` with ``seconds`` of time (CPU and wall clock); after each,
     send the judge ``{"cell": k, "error": None or {"type", "message"}}``."""
     signal.signal(signal.SIGALRM, _alarm)
     if hasattr(signal, "SIGXCPU"):
         signal.signal(signal.SIGXCPU, _alarm)
+    futures = 0  # a cell's ``from __future__ import ...`` holds for the cells after it
     for k, source in enumerate(cells):
         error = None
         try:
             # dont_inherit: this file's ``from __future__ import annotations`` is not the
-            # learner's (an annotation naming nothing raises NameError in the notebook)
-            code = compile(runnable(source), f"<cell {k}>", "exec", dont_inherit=True)
+            # learner's (an annotation naming nothing raises NameError in the notebook);
+            # the learner's own future imports carry on, as in IPython
+            code = compile(runnable(source), f"<cell {k}>", "exec", flags=futures,
+                           dont_inherit=True)
+            futures |= code.co_flags & FUTURE_FLAGS
         except (SyntaxError, ValueError) as exc:
             code, error = None, _error(exc)
         if code is not None:

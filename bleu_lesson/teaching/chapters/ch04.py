@@ -57,7 +57,7 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
     equal to c; every length the same; two ties that a set of the lengths lists longer
     first (small and large lengths); the nearest length c + g above c and c - g - 1 below,
-    g in the hundreds, thousands and hundred thousands."""
+    g in the hundreds, thousands, hundred thousands and millions."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)
@@ -110,7 +110,8 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     # the thousands and the hundred thousands: c + g is nearer by 1, so a tie-break that
     # adds eps * r to the distance (to prefer the shorter) picks c - g - 1 once
     # eps > 1 / (2g + 1): 1 % of r, 1 per mille, ... down to 1e-5 (issue 20, round 12)
-    for lo, hi in ((100, 999), (1000, 5000), (400_000, 900_000)):
+    # and in the millions (g over 500 000: |r - c| * 10**6 + r as one key, issue 20, round 19)
+    for lo, hi in ((100, 999), (1000, 5000), (400_000, 900_000), (2_000_000, 5_000_000)):
         gc = rng.randint(lo, hi)
         g = rng.randint(gc // 4, gc // 2)
         lens = [gc + g, gc - g - 1]

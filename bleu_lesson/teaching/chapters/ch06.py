@@ -77,7 +77,9 @@ def _hidden(rng: random.Random) -> list[tuple]:
       zero-width character (U+200B, U+200C, U+200D, U+2060, U+FEFF) inside a word, each in
       the candidate and in a reference;
     - a reference of 1, 2 and 3 tokens that supplies clipped matches while BLEU > 0;
-    - the nearest reference length c + g above c and c - g - 1 below, g at least 50;
+    - the nearest reference length c + g above c and c - g - 1 below, g at least 50, and
+      g of 500 to 999;
+    - a capital sigma at a word's end (str.lower gives the final sigma);
     - an empty candidate and a candidate of a few hundred tokens.
     """
     def words(k: int) -> list[str]:
@@ -145,6 +147,10 @@ def _hidden(rng: random.Random) -> list[tuple]:
     tc = rng.choice(float_ratio_ties(t, range(max(t + 1, 4), 60)))
     tied = words(tc)
     cases.append((join(tied), [join(tied + words(t)), join(tied[:tc - t])]))
+    # a capital sigma at the end of a word lowers to the final sigma (ΟΔΟΣ -> οδος): a
+    # rule that lowers letter by letter gets σ (issue 20, round 19)
+    cases.append((join(base[:4] + ["\u039f\u0394\u039f\u03a3"] + base[4:]),
+                  [join(base[:4] + ["\u03bf\u03b4\u03bf\u03c2"] + base[4:])]))
     # two tokens that join to the same letters as two others ("a bc" and "ab c"): a 4-gram
     # keyed by "".join(...) matches, the tokens do not (BLEU 0, not 0.64)
     x, y, z = (rng.choice(("ab", "cat", "on", "mat", "red", "dog")) for _ in range(3))
@@ -194,11 +200,15 @@ def _hidden(rng: random.Random) -> list[tuple]:
         cases.append((join(toks), pair))
     # the nearest reference c + g tokens long, c - g - 1 on the other side, g at least 50: a
     # tie-break that adds 1 % of the length to the distance takes the shorter one
-    gc, g = rng.randint(150, 250), rng.randint(50, 80)
-    spread = words(gc)
-    pair = [join(spread + words(g)), join(spread[:gc - g - 1])]
-    rng.shuffle(pair)
-    cases.append((join(spread), pair))
+    # (and g of 500-999: the distance times 1000 plus the length as one key, or 0.1 % of
+    # the length added, takes the shorter one too; issue 20, round 19)
+    for lo, hi in ((50, 80), (500, 999)):
+        g = rng.randint(lo, hi)
+        gc = rng.randint(150, 250) if lo == 50 else rng.randint(g + 20, g + 100)
+        spread = words(gc)
+        pair = [join(spread + words(g)), join(spread[:gc - g - 1])]
+        rng.shuffle(pair)
+        cases.append((join(spread), pair))
     # empty, and long
     cases.append(("", [join(base)]))
     long_ref = words(rng.randint(200, 400))

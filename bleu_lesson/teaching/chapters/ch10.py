@@ -183,6 +183,25 @@ def _hidden_pairs(rng: random.Random) -> list[tuple[dict[str, float], dict[str, 
     rows = [(a, m, h + 0.9), (b, m + 10, h), (c, m + 15, h + 0.7), (d, m + 15 + tiny, h + 0.05)]
     rng.shuffle(rows)
     out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
+    # two discordant pairs with close human gaps, G1 (a over b) > G2 (c over d; b over c
+    # too), their metric gaps L1 and L2 either way round: a over b is the answer. The gaps
+    # near at every scale from 2 to 12 places (rounding |dh| makes a tie, which a rule then
+    # settles by the smaller or the larger metric gap), and 0.0005-0.002 apart with L1 of
+    # 30-50 and L2 tiny (|dh| - w |dm| picks c, d for any w above 7e-5); issue 20, round 19
+    def two_gaps(g1: float, g2: float, l1: float, l2: float) -> None:
+        a, b, c, d = names(4)
+        m, h = rng.uniform(20, 30), rng.uniform(-0.9, -0.2)
+        k = max(l1, l2) + rng.uniform(1, 3)       # a over d and a over c: concordant
+        rows = [(a, m, h + g1), (b, m + l1, h), (c, m - k, h + g2), (d, m - k + l2, h)]
+        rng.shuffle(rows)
+        out.append(({n: x for n, x, _ in rows}, {n: y for n, _, y in rows}))
+    for places in range(2, 13):
+        unit, gap = 10.0 ** -(places + 1), round(rng.uniform(0.3, 0.8), places)
+        small, large = rng.uniform(0.05, 0.5), rng.uniform(2, 6)
+        two_gaps(gap + 3 * unit, gap + unit, large, small)
+        two_gaps(gap + 3 * unit, gap + unit, small, large)
+    g = rng.uniform(0.3, 0.8)
+    two_gaps(g, g - rng.uniform(0.0005, 0.002), rng.uniform(30, 50), rng.uniform(0.01, 0.1))
     # people's largest gap, p over q, is a jump between neighbours in their ranking (and
     # the metric's two lowest); above it x, z, y in small steps with the metric preferring
     # y to x: a discordant pair two ranks apart in people's ranking, and one two apart in
