@@ -51,6 +51,7 @@ from bleu_lesson.teaching.exercises import EXERCISES
 from .judge import check_notebook, kill_all
 from .sandbox import BACKENDS, Limits, allow_new, backend, close_all, refusal
 from .world import numpy_copy
+from .world_child import runnable
 
 __all__ = [
     "BEGIN", "END", "STUB", "Row", "SolutionBlock", "solution_blocks", "stub_for",
@@ -253,10 +254,10 @@ def _quiet_widget_reprs(outputs: list) -> None:
 
 
 def _names(source: str) -> tuple[set[str], set[str]]:
-    """``(names read, names bound)`` by one cell's code (IPython's ``%``/``!`` lines left
-    out). A cell that does not parse reads every identifier in it and binds none."""
-    code = "\n".join(line for line in source.split("\n")
-                     if not line.lstrip().startswith(("%", "!")))
+    """``(names read, names bound)`` by one cell's code, its IPython lines read as the
+    judging world reads them (``world_child.runnable``). A cell that does not parse reads
+    every identifier in it and binds none."""
+    code = runnable(source)
     try:
         tree = ast.parse(code)
     except SyntaxError:

@@ -89,9 +89,13 @@ def _chapter(chapter: str | int) -> str:
     return key
 
 
+#: A Markdown code span, `like this`
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
 def _inline(text: str) -> str:
     """Escape text for HTML and show `code` spans as <code>."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    return _CODE_SPAN.sub(r"<code>\1</code>", html.escape(text))
 
 
 def _label(text: str) -> str:
@@ -101,7 +105,7 @@ def _label(text: str) -> str:
     >>> _label("`BleuStats` 相加")
     'BleuStats 相加'
     """
-    return re.sub(r"`([^`]+)`", r"\1", text)
+    return _CODE_SPAN.sub(r"\1", text)
 
 
 def render_feedback(question: Question, choice_index: int | None) -> str:
