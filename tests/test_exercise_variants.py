@@ -392,6 +392,12 @@ WRONG = {
         "c = max(c, 1)": lambda c, lens: right_closest(max(c, 1), lens),
         # a nineteenth's (200 of 200 draws passed): the distance and the length as one key
         "|r - c| * 10**6 + r": lambda c, lens: min(lens, key=lambda r: abs(r - c) * 10**6 + r),
+        # a twentieth's (every draw passed): a larger constant than the lengths drawn; the task
+        # now states lengths up to 10**9 and a draw holds that edge
+        **{f"|r - c| * 10**{k} + r": (lambda c, lens, k=k: min(
+            lens, key=lambda r: abs(r - c) * 10**k + r)) for k in (7, 8)},
+        "|r - c| * 9 * 10**8 + r": lambda c, lens: min(
+            lens, key=lambda r: abs(r - c) * 9 * 10**8 + r),
         "longest": lambda c, lens: max(lens),
         "first listed": lambda c, lens: lens[0],
         "ties to the first listed": tie_first,
@@ -425,7 +431,8 @@ WRONG = {
         # a twelfth hostile review's find (100 of 100 draws passed): a tie broken by adding a
         # small share of the length to the distance, which also moves a nearer longer length
         # behind a shorter one 1 further away
-        **{f"distance + {eps:g} * r": plus_share(eps) for eps in (0.01, 0.001, 1e-4, 1e-5)},
+        **{f"distance + {eps:g} * r": plus_share(eps)
+           for eps in (0.01, 0.001, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 2e-9)},
         "right only on the shown inputs": only_shown("4.2", tie_first),
     },
     "6.1": {
@@ -437,6 +444,12 @@ WRONG = {
             c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) * 1000 + r)),
         "distance + 0.001 * length": lambda c, refs: _bleu(
             c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) + 0.001 * r)),
+        # a twentieth's: constants just inside the stated domain's edge (sentences of at most
+        # 2000 tokens): wrong only where the nearest lengths are about 2000 apart
+        "distance * 1900 + length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) * 1900 + r)),
+        "distance + 6e-4 * length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) + 6e-4 * r)),
         "lowered letter by letter": lambda c, refs: _bleu(
             c, refs, fold=lambda t: "".join(map(str.lower, t))),
         "longest reference": lambda c, refs: _bleu(c, refs, closest=lambda h, ls: max(ls)),
@@ -772,6 +785,72 @@ def test_hidden_cases_cover_the_domain():
     assert any(len(c[0]) >= 30 for c in ex["10.2"].hidden_cases(rng))
 
 
+#: Rules exact on every input the task states (issue 20, round 20): a tie-break by a
+#: constant or by a share of the length that no input of the stated domain can upset. They
+#: are right answers, so they pass every draw; a hidden case outside the stated domain would
+#: fail them.
+EXACT_ON_THE_DOMAIN = {
+    "4.2": {
+        "|r - c| * (10**9 + 1) + r": lambda c, lens: min(
+            lens, key=lambda r: abs(r - c) * (10**9 + 1) + r),
+        "distance + 4e-10 * r": plus_share(4e-10),
+    },
+    "6.1": {
+        "distance * 2001 + length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) * 2001 + r)),
+        "distance * 10**4 + length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) * 10**4 + r)),
+        "distance + 1e-5 * length": lambda c, refs: _bleu(
+            c, refs, closest=lambda h, ls: min(ls, key=lambda r: abs(r - h) + 1e-5 * r)),
+    },
+}
+
+
+@pytest.mark.parametrize("ex_id,name", [(e, n) for e, rules in EXACT_ON_THE_DOMAIN.items()
+                                        for n in rules])
+def test_a_rule_exact_on_the_stated_domain_passes_every_draw(ex_id, name):
+    ex = exercises.EXERCISES[ex_id]
+    answer = EXACT_ON_THE_DOMAIN[ex_id][name]
+    assert exercises.run(ex_id, answer).status == "pass"
+    failed = [seed for seed in range(0, 200, 10)
+              if hidden_rejects(ex, answer, random.Random(seed))]
+    assert not failed, f"{ex_id} {name!r} fails seeds {failed}: a case outside the domain?"
+
+
+def _task_text(notebook: str, heading: str) -> str:
+    nb = json.loads((ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))
+    return next("".join(c["source"]) for c in nb["cells"]
+                if c["cell_type"] == "markdown" and heading in "".join(c["source"]))
+
+
+def test_the_task_states_the_domain_the_draws_hold_and_reach():
+    """4.1 and 4.2 say lengths up to 10^9, 6.1 sentences up to 2000 tokens; every hidden
+    case lies inside, and each draw reaches the edge: the nearest lengths on either side of c
+    differ by at least 97 % of the bound (a tie-break constant just below the bound fails)."""
+    for heading in ("### 练习 4.1", "### 练习 4.2"):
+        assert "0 到 $10^9$ 的整数" in _task_text("04_brevity_penalty.ipynb", heading)
+    assert "最多 2000 个词元" in _task_text("06_bleu_multi_reference.ipynb", "### 练习 6.1")
+    bound = {"4.1": 10**9, "4.2": 10**9, "6.1": 2000}
+    for seed in range(0, 200, 10):
+        widest = {}
+        for ex_id in bound:
+            for case in exercises.EXERCISES[ex_id].hidden_cases(random.Random(seed)):
+                if ex_id == "4.1":
+                    lens, c = list(case), case[0]
+                elif ex_id == "4.2":
+                    c, lens = case[0], [case[0], *case[1]]
+                else:
+                    c = len(case[0].lower().split())
+                    lens = [c] + [len(r.lower().split()) for r in case[1]]
+                assert all(0 <= n <= bound[ex_id] for n in lens), (ex_id, seed, lens)
+                above = [n for n in lens[1:] if n > c]
+                below = [n for n in lens[1:] if n < c]
+                if above and below and min(above) - c + 1 == c - max(below):
+                    widest[ex_id] = max(widest.get(ex_id, 0), min(above) - max(below))
+        assert widest["4.2"] >= 0.97 * bound["4.2"], (seed, widest)
+        assert widest["6.1"] >= 0.97 * bound["6.1"], (seed, widest)
+
+
 def test_6_1_draws_hold_every_unicode_space_and_zero_width_characters():
     """Round 12: the hidden cases used only three non-ASCII spaces, so a class of those
     passed. Every draw now joins words with each character str.isspace() accepts (enumerated
@@ -829,3 +908,10 @@ def test_a_wrong_answer_to_an_exercise_without_input_does_not_show_the_answer():
     assert "C = 6, D = 0" in wrong.detail and "Online-G > Online-A" not in wrong.detail
     shown = run("4.1", lambda c, r: 1.0)
     assert shown.status == "fail" and "期望 (expected)" in shown.detail
+
+
+def test_the_instructor_guide_counts_the_wrong_answers():
+    guide = (ROOT / "docs" / "instructor.md").read_text(encoding="utf-8")
+    stated = re.search(r"test_exercise_variants\.py` 列出各章讲过的错误规则"
+                       r"（共 (\d+) 个错误答案", guide)
+    assert stated and int(stated.group(1)) == len(CASES)

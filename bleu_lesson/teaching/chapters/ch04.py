@@ -18,6 +18,14 @@ TITLE = "长度惩罚 (Brevity penalty)"
 NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('BrevityExplorer',)
 
+#: The input domain exercises 4.1 and 4.2 state in their task: every length (c, r and each
+#: reference length) is an integer from 0 to MAX_LENGTH, a whole test set's token count
+#: included. A rule exact on every input of that domain is right; the hidden cases hold the
+#: domain's edge, where a tie-break by a constant or a share of the length stops being exact
+#: (issue 20, round 20: |r - c| * 10**7 + r and |r - c| + 1e-8 * r passed every draw when the
+#: largest lengths were a few million).
+MAX_LENGTH = 10**9
+
 
 def _hidden_bp(rng: random.Random) -> list[tuple]:
     """Every draw holds: an empty candidate (against a non-empty reference: section 2.2's
@@ -26,7 +34,7 @@ def _hidden_bp(rng: random.Random) -> list[tuple]:
     division by r), c = r (one token each, and large), c > r, c < r with small and with
     large lengths (up to thousands, r not a multiple of c), one token against a long
     reference, c just one below r, and penalties from 8e-7 down to 1e-260 (r / c from 15
-    to 600)."""
+    to 600), and lengths near the domain's edge MAX_LENGTH (c < r and c > r)."""
     big = rng.randint(31, 5000)
     small = rng.randint(2, 29)
     cases: list[tuple] = [
@@ -43,6 +51,10 @@ def _hidden_bp(rng: random.Random) -> list[tuple]:
     # (issue 20, round 18: "0 once r > 15c" passed 150 of 200 draws)
     tiny_c = rng.randint(1, 9)
     cases += [(1, rng.randint(16, 30)), (tiny_c, tiny_c * rng.randint(100, 600) + 1)]
+    # the domain's edge: lengths up to MAX_LENGTH, c just below r and far below it, and c > r
+    huge = rng.randint(MAX_LENGTH // 2, MAX_LENGTH - 1)
+    cases += [(huge, huge + 1), (huge // rng.randint(2, 9), MAX_LENGTH),
+              (MAX_LENGTH, rng.randint(1, MAX_LENGTH - 1))]
     return cases
 
 
@@ -57,7 +69,8 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
     is the closest (to c = 0 and to a short candidate: a length 0 is a length); a length
     equal to c; every length the same; two ties that a set of the lengths lists longer
     first (small and large lengths); the nearest length c + g above c and c - g - 1 below,
-    g in the hundreds, thousands, hundred thousands and millions."""
+    g in the hundreds, thousands, hundred thousands and millions, and at the domain's edge
+    (c + g up to MAX_LENGTH, c - g - 1 near 0)."""
     c = rng.randint(10, 60)
     d = rng.randint(1, 4)
     far = rng.randint(d + 3, 9)
@@ -117,6 +130,15 @@ def _hidden_closest(rng: random.Random) -> list[tuple]:
         lens = [gc + g, gc - g - 1]
         rng.shuffle(lens)
         cases.append((gc, lens + [gc + 3 * g + rng.randint(1, 9)]))
+    # and at the domain's edge: c + g <= MAX_LENGTH, c - g - 1 near 0, so 2g + 1 is within 4001
+    # of MAX_LENGTH; a key |r - c| * K + r is wrong for every K below that, and right on the
+    # domain for K >= MAX_LENGTH; a share eps * r of the length, for eps above 1 / (2g + 1)
+    # (issue 20, round 20: K = 10**7 and eps = 1e-8 passed every draw)
+    gc = rng.randint(MAX_LENGTH // 2 - 1000, MAX_LENGTH // 2)
+    g = rng.randint(gc - 1000, gc - 1)
+    edge = [gc + g, gc - g - 1]
+    rng.shuffle(edge)
+    cases.append((gc, edge))
     for _ in range(2):
         lens = [rng.randint(1, 30) for _ in range(rng.randint(1, 5))]
         cases.append((rng.randint(0, 32), lens))

@@ -28,6 +28,12 @@ TITLE = "组装 BLEU：多参考译文评估 (Putting BLEU together: multiple re
 NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ('BleuExplorer',)
 
+#: The input domain exercise 6.1 states in its task: the candidate and every reference have
+#: at most MAX_TOKENS tokens. A rule exact on every input of that domain is right; the hidden
+#: cases hold its edge (the nearest reference lengths c + g and c - g - 1 with c + g close
+#: to MAX_TOKENS).
+MAX_TOKENS = 2000
+
 
 _SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
 
@@ -77,8 +83,8 @@ def _hidden(rng: random.Random) -> list[tuple]:
       zero-width character (U+200B, U+200C, U+200D, U+2060, U+FEFF) inside a word, each in
       the candidate and in a reference;
     - a reference of 1, 2 and 3 tokens that supplies clipped matches while BLEU > 0;
-    - the nearest reference length c + g above c and c - g - 1 below, g at least 50, and
-      g of 500 to 999;
+    - the nearest reference length c + g above c and c - g - 1 below, g at least 50,
+      g of 500 to 990, and g of 970 to 990 with c + g at most MAX_TOKENS (the domain's edge);
     - a capital sigma at a word's end (str.lower gives the final sigma);
     - an empty candidate and a candidate of a few hundred tokens.
     """
@@ -200,11 +206,16 @@ def _hidden(rng: random.Random) -> list[tuple]:
         cases.append((join(toks), pair))
     # the nearest reference c + g tokens long, c - g - 1 on the other side, g at least 50: a
     # tie-break that adds 1 % of the length to the distance takes the shorter one
-    # (and g of 500-999: the distance times 1000 plus the length as one key, or 0.1 % of
+    # (and g of 500-990: the distance times 1000 plus the length as one key, or 0.1 % of
     # the length added, takes the shorter one too; issue 20, round 19)
-    for lo, hi in ((50, 80), (500, 999)):
+    # and at the domain's edge, sentences of up to MAX_TOKENS tokens: g of 970-990 with
+    # c + g <= MAX_TOKENS, so a key |r - c| * K + r is wrong for every K below 1941 and
+    # right on the domain from K = MAX_TOKENS on (issue 20, round 20 passed K = 10**4 and 1e-5
+    # of the length: both are exact on every input the task allows, so they are right)
+    for lo, hi in ((50, 80), (500, 990), (970, 990)):
         g = rng.randint(lo, hi)
-        gc = rng.randint(150, 250) if lo == 50 else rng.randint(g + 20, g + 100)
+        gc = (rng.randint(150, 250) if lo == 50 else
+              rng.randint(g + 20, min(g + 100, MAX_TOKENS - g)))
         spread = words(gc)
         pair = [join(spread + words(g)), join(spread[:gc - g - 1])]
         rng.shuffle(pair)
