@@ -672,6 +672,26 @@ ROUND19 = {
 SUBMISSIONS.update(ROUND19)
 
 
+#: a twentieth hostile review: a tie-break by a constant larger than any length drawn
+#: (the tasks now state their domain and each draw reaches its edge, so a constant below
+#: the edge fails and one exact on the whole domain is right), and an honest helper
+#: written by a %%writefile alias of %alias_magic
+ROUND20 = {
+    "distance_times_10_7_plus_length_4_2": ("04_ae.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    return min(ref_lens, key=lambda r: abs(r - c) * 10**7 + r)\n"], "not-pass"),
+    "distance_plus_1e_8_length_4_2": ("04_af.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    return min(ref_lens, key=lambda r: abs(r - c) + 1e-8 * r)\n"], "not-pass"),
+    "distance_times_10_4_plus_length_exact_on_the_domain_6_1": ("06_ac.ipynb", 6, "6.1", [
+        _bleu_with(closest="min(lens, key=lambda x: abs(x - len(c)) * 10**4 + x)")], "pass"),
+    "helper_by_an_alias_of_writefile_4_1": ("04_ag.ipynb", 4, "4.1", [
+        "%alias_magic w writefile\n", "%%w bp_helper3.py\n" + RIGHT_BP,
+        "from bp_helper3 import my_brevity_penalty\n"], "pass"),
+}
+SUBMISSIONS.update(ROUND20)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,

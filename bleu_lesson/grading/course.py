@@ -253,11 +253,12 @@ def _quiet_widget_reprs(outputs: list) -> None:
             data["text/plain"] = WIDGET_PLACEHOLDER
 
 
-def _names(source: str) -> tuple[set[str], set[str]]:
+def _names(source: str, aliases: dict | None = None) -> tuple[set[str], set[str]]:
     """``(names read, names bound)`` by one cell's code, its IPython lines read as the
-    judging world reads them (``world_child.runnable``). A cell that does not parse reads
-    every identifier in it and binds none."""
-    code = runnable(source)
+    judging world reads them (``world_child.runnable``, with the ``%alias_magic`` names of
+    the cells before it in ``aliases``). A cell that does not parse reads every identifier
+    in it and binds none."""
+    code = runnable(source, aliases)
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -291,11 +292,12 @@ def answer_dependent_cells(nb: dict) -> list[int]:
     """
     tainted: set[str] = set()
     found = []
+    aliases: dict = {}
     for i, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
         src = _source(cell)
-        read, bound = _names(src)
+        read, bound = _names(src, aliases)
         if BEGIN in src or read & tainted:
             found.append(i)
             tainted |= bound

@@ -327,7 +327,53 @@ def _code_part(line: str) -> str:
     return line
 
 
-def runnable(source: str) -> str:
+#: ``%alias_magic [-l] [-c] [-p PARAMS] NAME TARGET`` at the start of a statement
+_ALIAS_MAGIC = re.compile(r"%alias_magic\s+(.*)")
+
+
+def _alias(args: str, aliases: dict[str, tuple[str, str, str]]) -> None:
+    """Record what IPython's ``%alias_magic`` defines: ``aliases[NAME] = (TARGET, PARAMS,
+    kinds)``, kinds "lc" (line and cell), "l" (``-l``) or "c" (``-c``).
+
+    >>> found = {}
+    >>> _alias("w writefile", found); _alias("-c -p '-a' app %%writefile", found)
+    >>> found
+    {'w': ('writefile', '', 'lc'), 'app': ('writefile', '-a', 'c')}
+    """
+    import shlex
+
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        return
+    kinds, params, names = "", "", []
+    while words:
+        word = words.pop(0)
+        if word in ("-l", "--line"):
+            kinds += "l"
+        elif word in ("-c", "--cell"):
+            kinds += "c"
+        elif word in ("-p", "--params") and words:
+            params = words.pop(0)
+        else:
+            names.append(word.lstrip("%"))
+    if len(names) == 2 and names[0]:
+        aliases[names[0]] = (names[1], params, kinds or "lc")
+
+
+def _resolve(name: str, rest: str, kind: str,
+             aliases: dict[str, tuple[str, str, str]]) -> tuple[str, str]:
+    """A magic's name and arguments after ``%alias_magic`` aliases (of ``kind`` "l" or
+    "c"), as IPython calls the target: the alias's params first, then the line's."""
+    for _ in range(len(aliases)):
+        target = aliases.get(name)
+        if target is None or kind not in target[2]:
+            break
+        name, rest = target[0], f"{target[1]} {rest}".strip()
+    return name, rest
+
+
+def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None) -> str:
     r"""A cell's code as the world runs it: IPython's magics, shell escapes and help
     requests (``!ls``, ``%matplotlib``, ``x?``, ``?x``) become ``pass`` at their own
     indentation; ``%time stmt`` runs ``stmt``; of a ``%%time`` or ``%%capture`` cell,
@@ -352,10 +398,22 @@ def runnable(source: str) -> str:
         2
     pass
     u = 3
+
+    ``aliases`` carries what a cell's ``%alias_magic`` defines to the cells after it:
+
+    >>> seen = {}
+    >>> runnable("%alias_magic w writefile", seen)
+    'pass'
+    >>> print(runnable("%%w helper.py\nx = 1", seen))
+    with open('helper.py', 'w', encoding='utf-8') as _writefile_:
+        _writefile_.write('x = 1')
     """
+    aliases = {} if aliases is None else aliases
     if source.lstrip().startswith("%%"):
         head, _, body = source.lstrip().partition("\n")
-        first = head[2:].split()
+        name, _, rest = head[2:].strip().partition(" ")
+        name, rest = _resolve(name, rest, "c", aliases)
+        first = [name, *rest.split()] if name else []
         if first and first[0] in ("writefile", "file"):  # %%file: IPython's alias
             return _writefile(first[1:], body)
         if not first or first[0] not in PYTHON_CELL_MAGICS:
@@ -379,6 +437,12 @@ def runnable(source: str) -> str:
             continue
         if starts and stripped.startswith(("%", "!", "?")):
             words = stripped.split(None, 1)
+            if words[0] == "%alias_magic" and len(words) > 1:
+                _alias(words[1], aliases)
+            elif words[0].startswith("%") and not words[0].startswith("%%"):
+                name, rest = _resolve(words[0][1:], words[1] if len(words) > 1 else "", "l",
+                                      aliases)
+                words = [f"%{name}", rest] if rest else [f"%{name}"]
             if words[0] == "%time" and len(words) > 1:
                 out.append(indent + words[1])
             elif words[0] == "%run" and len(words) > 1:
@@ -461,13 +525,14 @@ def run_cells(cells: list[str], ns: dict, seconds: int, out: int) -> None:
     if hasattr(signal, "SIGXCPU"):
         signal.signal(signal.SIGXCPU, _alarm)
     futures = 0  # a cell's ``from __future__ import ...`` holds for the cells after it
+    aliases: dict[str, tuple[str, str, str]] = {}  # and its %alias_magic names
     for k, source in enumerate(cells):
         error = None
         try:
             # dont_inherit: this file's ``from __future__ import annotations`` is not the
             # learner's (an annotation naming nothing raises NameError in the notebook);
             # the learner's own future imports carry on, as in IPython
-            code = compile(runnable(source), f"<cell {k}>", "exec", flags=futures,
+            code = compile(runnable(source, aliases), f"<cell {k}>", "exec", flags=futures,
                            dont_inherit=True)
             futures |= code.co_flags & FUTURE_FLAGS
         except (SyntaxError, ValueError) as exc:
