@@ -112,3 +112,23 @@ def test_a_worker_stopped_by_its_time_blames_only_the_answer_it_was_in():
     first, second = json.loads(proc.stdout.decode())["replies"]
     assert first["status"] == "timeout", first
     assert second == {"status": "not-judged", "after": 0, "why": "timeout"}, second
+
+
+@pytest.mark.parametrize("cells", [
+    ["%%writefile helper.py\nx = 1\n", "import helper\ndef first(x):\n    return x\n"],
+    [SEGFAULT],
+], ids=["a helper written", "the worker crashed"])
+def test_the_cells_folder_is_removed_when_the_world_is_done(tmp_path, cells):
+    """The cells run in a folder of the world's /tmp (TMPDIR): the world removes it when
+    its worker is gone, so that a world run outside bubblewrap's private /tmp (under
+    ``none``, or directly as here) leaves nothing in the host's /tmp."""
+    request = {"cells": cells, "cell_seconds": 5, "nonce": "n0",
+               "answers": [{"name": "first", "kind": "function", "cases": [[2]]}]}
+    proc = subprocess.run([sys.executable, "-I", "-S", "-B", str(CHILD)],
+                          input=json.dumps(request).encode(), capture_output=True,
+                          timeout=120, env={"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    reply = json.loads(proc.stdout.decode().splitlines()[0])
+    assert reply["replies"], reply
+    if cells[0].startswith("%%writefile"):
+        assert reply["replies"][0]["status"] == "done", reply
+    assert list(tmp_path.iterdir()) == []

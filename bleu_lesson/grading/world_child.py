@@ -550,21 +550,41 @@ def run_cells(cells: list[str], ns: dict, seconds: int, out: int) -> None:
         _send(out, {"cell": k, "error": error})
 
 
-def _cells_folder() -> None:
-    """Run the cells in a new empty folder of the world's own ``/tmp``, last on
-    ``sys.path``, as a notebook runs in its folder: a module a cell writes (``%%writefile
-    helper.py``) imports, and shadows nothing of the world's."""
+def _cells_folder() -> str | None:
+    """A new empty folder of the world's own ``/tmp`` for the cells to run in (None if
+    none can be made): the world's parent makes it before it starts the worker and
+    removes it when the worker is gone, so that no run leaves one behind, whatever the
+    sandbox (under ``none`` the world's ``/tmp`` is the host's)."""
     import tempfile
 
     try:
-        folder = tempfile.mkdtemp(prefix="cells-")
+        return tempfile.mkdtemp(prefix="cells-")
+    except OSError:
+        return None
+
+
+def _enter(folder: str | None) -> None:
+    """Run the cells in ``folder``, last on ``sys.path``, as a notebook runs in its
+    folder: a module a cell writes (``%%writefile helper.py``) imports, and shadows
+    nothing of the world's."""
+    if folder is None:
+        return
+    try:
         os.chdir(folder)
     except OSError:
         return
     sys.path.append(folder)
 
 
-def worker(inp: int, out: int) -> None:
+def _remove(folder: str | None) -> None:
+    """Remove the cells' folder (the worker is dead: nothing writes to it any more)."""
+    if folder is not None:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def worker(inp: int, out: int, folder: str | None = None) -> None:
     """The process that runs the learner's code: it holds only the two pipes to the judge
     (no stdout, no reply channel, no nonce) and sends plain values, one frame per cell
     and one per answer."""
@@ -576,7 +596,7 @@ def worker(inp: int, out: int) -> None:
         package.__dict__.setdefault("__getattr__", lambda name: ABSENT)
     ns: dict = {"__name__": "__main__", "display": ABSENT, "get_ipython": ABSENT}
     seconds = int(request["cell_seconds"])
-    _cells_folder()
+    _enter(folder)
     _send(out, {"ready": True})  # set up: from here on each cell's own time counts
     run_cells(list(request["cells"]), ns, seconds, out)
     for ask in request["answers"]:
@@ -931,14 +951,16 @@ def main() -> None:
         _fail("cannot guard the reply channel (prctl)")
     to_worker_r, to_worker_w = os.pipe()
     from_worker_r, from_worker_w = os.pipe()
+    folder = _cells_folder()
     pid, why = _fork()  # before the request (and its nonce) is read: the worker never has it
     if pid < 0:
+        _remove(folder)
         _fail(f"could not start the worker: {why}")
     _no_more_processes()
     if pid == 0:
         try:
             _only_fds((to_worker_r, from_worker_w))
-            worker(to_worker_r, from_worker_w)
+            worker(to_worker_r, from_worker_w, folder)
         finally:
             os._exit(0)
     os.close(to_worker_r)
@@ -950,6 +972,11 @@ def main() -> None:
     except BaseException as exc:  # noqa: BLE001
         reply = {"replies": [], "error": f"{type(exc).__name__}"}
     _kill(pid)
+    try:
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    _remove(folder)
     reply["nonce"] = nonce
     try:
         text = json.dumps(reply)
