@@ -234,6 +234,7 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
     user_config = tmp_path / "user-config"
     monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(user_config))
     monkeypatch.delenv("JUPYTERLAB_SETTINGS_DIR", raising=False)
+    monkeypatch.delenv("JUPYTERLAB_WORKSPACES_DIR", raising=False)
     room = tmp_path / "room"
     assert ws.main(["--course", str(course), "--workspace", str(room), "--lab", "--",
                     "--no-browser", "--port", "9999"]) == 0
@@ -254,6 +255,8 @@ def test_lab_opens_the_start_page_in_the_workspace_without_nbgrader(course, tmp_
     assert css.parent.parent.parent == room
     assert ".jupyter-widgets-disconnected::before" in css.read_text(encoding="utf-8")
     assert env["JUPYTERLAB_SETTINGS_DIR"] == str(user_config / "lab" / "user-settings")
+    # the lab's layout (open tabs) is this workspace's: not the tabs of a lab run elsewhere
+    assert Path(env["JUPYTERLAB_WORKSPACES_DIR"]).is_relative_to(room)
     assert (room / ws.START_PAGE).exists()
     # the URL the lab prints with --no-browser (and `/`) leads to the start page, not the
     # launcher; served in tests/e2e/test_lab_start_url.py

@@ -381,7 +381,10 @@ def lab_command(folder: Path, source: Path, lab_args: Sequence[str] = (),
     The lab loads ``LEARNER_CSS`` (``--LabApp.custom_css``, which JupyterLab reads only
     from ``$JUPYTER_CONFIG_DIR/custom/custom.css``): the config folder becomes one inside the
     workspace holding just that file, and the user's own config folder stays on
-    ``JUPYTER_CONFIG_PATH``, their lab settings and workspaces where they were.
+    ``JUPYTER_CONFIG_PATH``, their lab settings where they were. The lab's layout (its
+    open tabs: JupyterLab's "workspaces") is kept in the course workspace's config folder,
+    so the lab reopens this course's tabs, not those of a lab the user ran elsewhere
+    (a learner's find: old tabs from another folder came back next to the start page).
     """
     from jupyter_core.paths import jupyter_config_dir
 
@@ -397,7 +400,6 @@ def lab_command(folder: Path, source: Path, lab_args: Sequence[str] = (),
     # the user's own config folder, as this environment names it
     user = Path(env.get("JUPYTER_CONFIG_DIR") or jupyter_config_dir())
     env.setdefault("JUPYTERLAB_SETTINGS_DIR", str(user / "lab" / "user-settings"))
-    env.setdefault("JUPYTERLAB_WORKSPACES_DIR", str(user / "lab" / "workspaces"))
     paths = [str(user)]
     learner = source.resolve().parent / "jupyter-settings" / "learner"
     if learner.is_dir():  # the learner's lab: no nbgrader menus (see its page_config.json)
@@ -410,6 +412,7 @@ def lab_command(folder: Path, source: Path, lab_args: Sequence[str] = (),
     if not css.exists() or css.read_text(encoding="utf-8") != LEARNER_CSS:
         css.write_text(LEARNER_CSS, encoding="utf-8")
     env["JUPYTER_CONFIG_DIR"] = str(config)
+    env.setdefault("JUPYTERLAB_WORKSPACES_DIR", str(config / "lab" / "workspaces"))
     return command, env
 
 
