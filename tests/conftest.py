@@ -88,6 +88,7 @@ SLOWEST_FIRST = (
     "tests/test_bleu_cache.py",
     "tests/test_readme_commands.py",
     "tests/test_exercise_variants.py",
+    "tests/test_exercise_variants.py::6.1",
     "tests/test_sandbox.py",
     "tests/test_taught_code.py",
     "tests/test_jieba.py",
@@ -133,6 +134,7 @@ SLOWEST_FIRST = (
 # file that matches none stays in the file's own group. Each part below needs none of the
 # others' module fixtures (test_sandbox.py's "alone" tests do not use its `run` fixture).
 SPLIT = {
+    "tests/test_exercise_variants.py": {"6.1": ("[6.1-",)},
     "tests/test_wmt22_agreement.py": {"zh-en": ("[zh-en",), "en-zh": ("[en-zh",)},
     "tests/test_vectorized.py": {"zh-en": ("wmt22_system[zh-en]",),
                                  "en-zh": ("wmt22_system[en-zh]",)},
