@@ -16,6 +16,9 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 #: the judging cell earlier versions sent to the learner's kernel: a stand-in for the world
 #: that makes one reply in the protocol ``judge.judge_exercise`` reads (kernel_reply.py)
 KERNEL_REPLY = (Path(__file__).resolve().parent / "kernel_reply.py").read_text(encoding="utf-8")
+#: The one bold label that asks the learner to predict the output of the code cell right
+#: after it (docs/glossary.md): that cell is tagged ``predict``, its answer folded after it.
+PREDICT_LABEL = "**先预测，再运行 (Predict, then run)**"
 # "预期输出 / Expected output" (either half is enough), then a fenced block
 _EXPECTED = re.compile(r"(预期输出|Expected output)[^\n]*\n+```[^\n]*\n(.*?)```", re.S)
 

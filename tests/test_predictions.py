@@ -1,7 +1,7 @@
 """Predict, then run: what a learner opens never answers a prediction before its run.
 
-The rule (CONVENTIONS.md, "Predict, then run"): a code cell whose preceding markdown asks
-the learner to predict its output is tagged ``predict``; the learner's copy
+The rule (docs/authoring.md, "Predict, then run"): a code cell right after the label
+``**先预测，再运行 (Predict, then run)**`` is tagged ``predict``; the learner's copy
 (``make_student_copy``) keeps no stored output under it; and no markdown before it shows
 its expected output (the expected value may follow the run, inside a collapsed
 ``<details>``). The chapters are checked as they are, and the checker itself is checked
@@ -14,7 +14,7 @@ import copy
 import re
 
 import pytest
-from notebook_tools import chapters, load, output_text, source
+from notebook_tools import PREDICT_LABEL, chapters, load, output_text, source
 
 from bleu_lesson.grading.course import PREDICT_TAG, _is_exercise_cell, make_student_copy
 
@@ -22,8 +22,9 @@ CHAPTERS = chapters()
 IDS = [p.stem for p in CHAPTERS]
 pytestmark = pytest.mark.skipif(not CHAPTERS, reason="no chapter notebooks yet")
 
-#: How the chapters ask for a prediction right before the cell that answers it.
-ASKS = re.compile(r"Predict, then run|先算，再运行|先预测[^。\n]{0,30}再运行")
+#: How the chapters ask for a prediction right before the cell that answers it (the one
+#: wording: tests/test_predict_folds.py).
+ASKS = re.compile(re.escape(PREDICT_LABEL))
 _DETAILS = re.compile(r"<details\b.*?</details>", re.S | re.I)
 _FENCE = re.compile(r"```[^\n]*\n(.*?)```", re.S)
 _EXPECTED = re.compile(r"预期输出|Expected output")

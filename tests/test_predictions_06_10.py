@@ -9,13 +9,15 @@ import re
 from pathlib import Path
 
 import pytest
-from notebook_tools import documented_outputs, load, source
+from notebook_tools import PREDICT_LABEL, documented_outputs, load, source
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 MINE = [p for p in CHAPTERS if "06" <= p.name[:2] <= "10"]
 IDS = [p.stem for p in MINE]
-ASKS = re.compile(r"预测|先算，再运行|Predict")
+#: the label that asks for a prediction (a text that says 预测 may ask for one elsewhere:
+#: chapter 09's ranking under reference A is read in order to predict exercise 9.2)
+ASKS = re.compile(re.escape(PREDICT_LABEL))
 
 
 def _tags(cell: dict) -> list[str]:
@@ -46,17 +48,15 @@ def test_every_prediction_is_answered_in_a_fold_after_its_run(path):
         after = cells[i + 1] if i + 1 < len(cells) else None
         if after and "<details>" in source(after):
             assert source(after).lstrip().startswith("<details>") and "</details>" in source(after)
-    for doc in documented_outputs(path):
-        if not doc.folded:  # only what a passing check prints stands before its cell
-            nxt = [c for c in load(path)["cells"][doc.index + 1:] if c["cell_type"] == "code"][0]
-            assert re.match(r"\s*(check|progress)\(", source(nxt)), (
-                f"{path.name} cell {doc.index}: an expected output in plain view before its run")
+    for doc in documented_outputs(path):  # not even what a passing check prints
+        assert doc.folded, (
+            f"{path.name} cell {doc.index}: an expected output in plain view before its run")
 
 
 @pytest.mark.parametrize("path", MINE, ids=IDS)
 def test_a_cell_the_text_asks_to_predict_is_tagged(path):
-    """A code cell right after markdown that asks for a prediction is tagged ``predict``,
-    unless it is an exercise's own cell (a solution or a check)."""
+    """A code cell right after markdown that asks for a prediction (the label) is tagged
+    ``predict``, unless it is an exercise's own cell (a solution or a check)."""
     cells = load(path)["cells"]
     for i, cell in enumerate(cells):
         if cell["cell_type"] != "code" or i == 0 or cells[i - 1]["cell_type"] != "markdown":

@@ -230,7 +230,7 @@ def course_map(chapters: list[tuple[str, str, bool]], binder: str | None = None)
     return f"""# {TITLE}
 
 这是 bleu-lesson 课程的网页版 (web edition)：不用安装，直接阅读每一章、它保存的输出、
-图和公式。练习只有题目、没有答案；"先算，再运行 (Predict, then run)" 的预期输出折叠着，
+图和公式。练习只有题目、没有答案；"先预测，再运行 (Predict, then run)" 的预期输出折叠着，
 先写下你的预测，再点开。
 
 交互实验 (explorer) 在网页版里只显示保存时的画面。想动手操作、做练习并检查答案，有两种方式：
