@@ -48,6 +48,14 @@ def joined_ngrams(tokens, n):  # a round-10 find: "a bc" and "ab c" give one key
     return ["".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 
+def glued_ngrams(glue):  # a round-21 find: "_".join(...) as the key ("well_known cat")
+    return lambda tokens, n: [glue.join(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def re_split(text):  # a round-21 find: a blank text is [""], one token of length 0
+    return re.split(r"\s+", text.strip())
+
+
 def _clip(candidate, references, n, combine="max", grams=right_ngrams):
     cand = Counter(grams(candidate, n))
     counts = [Counter(grams(r, n)) for r in references]
@@ -507,6 +515,13 @@ WRONG = {
             c, refs, split=lambda t: re.findall(r"\w+|[^\w\s]", t)),
         # a tenth hostile review's finds: n-grams joined without a space; ties by float ratio
         "n-gram key joined without a space": lambda c, refs: _bleu(c, refs, grams=joined_ngrams),
+        # a twenty-first hostile review's finds (200 of 200 draws passed): other joiners, and
+        # re.split on the stripped text, which reads a blank reference as one empty token
+        **{f"n-gram key joined with {glue!r}": (lambda c, refs, glue=glue: _bleu(
+            c, refs, grams=glued_ngrams(glue))) for glue in ("_", "-", "|", ".", "#", "\x00")},
+        "re.split(r'\\s+', text.strip())": lambda c, refs: _bleu(c, refs, split=re_split),
+        "re.split(r'\\s+', text.strip()) on the references only": lambda c, refs: _bleu(
+            c, refs, ref_split=re_split),
         "closest by float ratio abs(1 - r / c)": lambda c, refs: _bleu(
             c, refs, closest=by_float_ratio),
         "closest by float ratio abs(r / c - 1)": lambda c, refs: _bleu(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import random
+import string
 from typing import Any
 
 from bleu_lesson.core.bleu import sentence_bleu
@@ -33,6 +34,12 @@ EXPLORERS: tuple[str, ...] = ('BleuExplorer',)
 #: cases hold its edge (the nearest reference lengths c + g and c - g - 1 with c + g close
 #: to MAX_TOKENS).
 MAX_TOKENS = 2000
+
+#: Characters an answer may join an n-gram's tokens with to make one key (instead of a
+#: tuple, or a space, which no token holds): every ASCII punctuation mark, a few control
+#: and invisible characters and common symbols; hidden cases hold tokens made with each.
+JOINERS = tuple(string.punctuation) + ("\x00", "\x01", "\u2063", "\u00b7", "\u2022",
+                                       "\u2192", "\u241f", "\u00a6", "\uff5c", "\u3001")
 
 
 _SEED_REFS = ["The cat is sitting on the mat", "A cat is on the mat", "The cat lies on the mat"]
@@ -162,6 +169,11 @@ def _hidden(rng: random.Random) -> list[tuple]:
     x, y, z = (rng.choice(("ab", "cat", "on", "mat", "red", "dog")) for _ in range(3))
     tail = [rng.choice(_WORDS), rng.choice(_WORDS)]
     cases.append((join([x, y + z] + tail), [join([x + y, z] + tail)]))
+    # and the same with every other character a key may join tokens with (a token may hold
+    # any character but a space): "_".join, "-".join, "|".join ... (issue 20, round 21:
+    # "well_known cat" and "well known_cat" gave one 2-gram key, 200 of 200 draws)
+    for glue in JOINERS:
+        cases.append((join([x, y + glue + z] + tail), [join([x + glue + y, z] + tail)]))
     # the same edges on the reference side (issue 20, round 11: a rule that treats the
     # references otherwise, casefold or NFKC or split(" ") on them only, passed): every
     # case above with one reference, and the case and U+3000 case, again with candidate
@@ -176,6 +188,14 @@ def _hidden(rng: random.Random) -> list[tuple]:
                                  else rng.randint(1, 3)))
     for blank in ("", rng.choice((" ", "  ", "\u3000"))):
         cases.append((join(base[:k]), rng.choice(([long_one, blank], [blank, long_one]))))
+    # a blank reference is 0 tokens, not 1 (re.split(r"\s+", text.strip()) gives [""]): the
+    # candidate's c tokens lie c - 1 from a reference of 2c - 1 tokens and c from the blank
+    # one, so r = 2c - 1 (BP < 1); a blank read as 1 token ties and wins as the shorter
+    # (BP 1), in both orders (issue 20, round 21: 200 of 200 draws)
+    k = rng.randint(4, min(8, c))
+    two = join(base[:k] + words(k - 1))
+    for blank in ("", rng.choice((" ", "\u3000"))):
+        cases.append((join(base[:k]), rng.choice(([two, blank], [blank, two]))))
     # a tie that a set of the lengths lists longer first: the closest of set(lengths)
     # keeps c + t where the shorter c - t wins
     st = rng.randint(1, 3)
