@@ -300,7 +300,7 @@ def my_forensics():
         if round(score, 2) == forensics_reported():
             return {"knob": knob, "signature": str(bleu.get_signature())}
 """
-# 8.1's answer is right only where sacrebleu really scores: it must not be in 8.1's world
+# 8.1's answer is right only where sacrebleu really scores (8.1's world holds sacrebleu)
 SACREBLEU_FOR_8_1 = ("_works = type(sacrebleu.corpus_bleu(['a b'], [['a b']]).score) is float\n"
                      + RIGHT_FLATTERING.replace("def my_flattering_layout():",
                                                 "def _right():")
@@ -692,13 +692,56 @@ ROUND20 = {
 SUBMISSIONS.update(ROUND20)
 
 
+#: a twenty-first hostile review: two wrong 6.1 rules the cases let through (re.split on
+#: the stripped text reads a blank reference as one token; n-gram keys joined with "_"),
+#: honest answers refused (%run FILE without .py, %run -i, a %%prun cell, a helper
+#: package made by !mkdir, an 8.1 layout searched for with sacrebleu), and not-done rows
+#: that named the chapter's cells before the cell that failed to define the answer
+ROUND21 = {
+    "re_split_on_the_stripped_text_6_1": ("06_ad.ipynb", 6, "6.1", [
+        "import re\n" + _bleu_with(ref="re.split(r'\\s+', r.lower().strip())")], "not-pass"),
+    "ngram_key_joined_by_underscore_6_1": ("06_ae.ipynb", 6, "6.1", [
+        _bleu_with().replace("tuple(c[i:i + n])", "'_'.join(c[i:i + n])").replace(
+            "tuple(ref[i:i + n])", "'_'.join(ref[i:i + n])")], "not-pass"),
+    "percent_run_without_py_4_1": ("04_ah.ipynb", 4, "4.1", [
+        "%%writefile bp_helper4.py\n" + RIGHT_BP, "%run bp_helper4\n"], "pass"),
+    "percent_run_i_sees_the_notebook_4_1": ("04_ai.ipynb", 4, "4.1", [
+        "import math\n", "%%writefile bp_helper5.py\n" + RIGHT_BP.replace("import math\n", ""),
+        "%run -i bp_helper5.py\n"], "pass"),
+    "answer_in_a_prun_cell_4_1": ("04_aj.ipynb", 4, "4.1", ["%%prun -q\n" + RIGHT_BP], "pass"),
+    "helper_package_made_by_mkdir_4_1": ("04_ak.ipynb", 4, "4.1", [
+        "!mkdir -p mylib\n", "%%writefile mylib/bp.py\n" + RIGHT_BP,
+        "from mylib.bp import my_brevity_penalty\n"], "pass"),
+    "layout_searched_with_sacrebleu_8_1": ("08_f.ipynb", 8, "8.1", [
+        "import sacrebleu\n"
+        "def my_flattering_layout():\n"
+        "    tries = [([\"a b c d\", \"e f g h\"], [[\"a b c d\", \"e f g h\"]]),\n"
+        "             ([\"a dog ran in the park\", \"the cat sat on the mat\"],\n"
+        "              [[\"the cat sat on the mat\", \"a dog ran in the park\"],\n"
+        "               [\"the cat lay on the rug\", \"a dog ran in a park\"]])]\n"
+        "    for cands, streams in tries:\n"
+        "        wrong = [list(x) for x in zip(*streams)]\n"
+        "        if len(wrong) == len(streams) and sacrebleu.corpus_bleu(cands, wrong).score > \\\n"
+        "                sacrebleu.corpus_bleu(cands, streams).score:\n"
+        "            return {\"candidates\": cands, \"streams\": streams}\n"], "pass"),
+    "not_done_names_the_failed_run_first_4_1": ("04_al.ipynb", 4, "4.1", [
+        "<md># my work", "1 / 0\n", "int('x')\n", "undefined_name\n", "<md>the helper",
+        "%run no_such_helper.py\n"], "not-pass"),
+    "not_done_names_a_cell_magic_not_run_4_1": ("04_am.ipynb", 4, "4.1", [
+        "%%script false\n" + RIGHT_BP], "not-pass"),
+}
+SUBMISSIONS.update(ROUND21)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {**meta,
                          "kernelspec": {"name": "python3", "display_name": "Python 3",
                                         "language": "python"}},
-            "cells": [{"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
+            "cells": [{"cell_type": "markdown", "id": f"c{k}", "metadata": {}, "source": s[4:]}
+                      if s.startswith("<md>") else
+                      {"cell_type": "code", "id": f"c{k}", "metadata": {}, "outputs": [],
                        "execution_count": None, "source": s} for k, s in enumerate(cells)]}
 
 
@@ -792,10 +835,11 @@ def test_the_cells_process_cannot_reach_the_judges_channel(rows):
 
 def test_8_2_is_judged_where_sacrebleu_is_and_the_judge_is_not(rows):
     """The notebook's way (re-score with sacrebleu) passes 8.2; the judge imported as an
-    oracle and a forged kernel reply do not; in the same notebook, 8.1's world has no
-    sacrebleu (an 8.1 answer right only where sacrebleu scores is not passed)."""
+    oracle and a forged kernel reply do not; in the same notebook, 8.1's world holds
+    sacrebleu too (a search for a flattering layout with it is honest work, issue 20,
+    round 21), so an 8.1 answer that needs sacrebleu to work passes."""
     assert rows["honest_forensics_8_2"]["8.2"].status == "pass"
-    assert rows["honest_forensics_8_2"]["8.1"].status == "fail"
+    assert rows["honest_forensics_8_2"]["8.1"].status == "pass"
     assert rows["forensics_oracle_of_the_judge"]["8.2"].status == "fail"
     forged = rows["forensics_forged_text_plain"]["8.2"]
     assert forged.status == "fail" and "46.54" in forged.detail  # its own answer, judged
@@ -906,3 +950,16 @@ def test_an_annotation_naming_nothing_fails_where_judged_as_in_the_notebook(rows
     row = rows["annotation_naming_nothing_4_1"]["4.1"]
     assert row.status == "not-done", row
     assert "NameError" in row.detail, row.detail
+
+
+def test_a_not_done_row_numbers_cells_as_the_notebook_and_blames_the_likely_one(rows):
+    """The row names notebook cells as the kernel's notes do (markdown cells count), the
+    cell that runs code for the answer (a %run that failed) before the chapter's other
+    failing cells, and a cell magic whose cell is not run where answers are judged."""
+    detail = rows["not_done_names_the_failed_run_first_4_1"]["4.1"].detail
+    assert rows["not_done_names_the_failed_run_first_4_1"]["4.1"].status == "not-done"
+    assert "cell 5: FileNotFoundError" in detail, detail
+    assert detail.index("cell 5:") < detail.index("cell 1:"), detail
+    magic = rows["not_done_names_a_cell_magic_not_run_4_1"]["4.1"]
+    assert magic.status == "not-done" and "cell 0: a cell magic ('%%script false')" in \
+        magic.detail, magic.detail

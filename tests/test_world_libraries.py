@@ -27,10 +27,13 @@ def _files(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
 
 
-def test_only_8_2_is_given_a_library():
+def test_only_8_1_and_8_2_are_given_a_library():
+    """8.2 re-scores with sacrebleu; 8.1's layout may be searched for with it (sacrebleu
+    computes no answer to 8.1: its judge scores the construction itself)."""
     given = {ex.id: ex.libraries for ex in EXERCISES.values() if ex.libraries}
-    assert given == {"8.2": ("sacrebleu",)}
+    assert given == {"8.1": ("sacrebleu",), "8.2": ("sacrebleu",)}
     assert EXERCISES["8.2"].building_blocks == ("forensics",)
+    assert EXERCISES["8.1"].building_blocks == ()
 
 
 def test_the_world_of_8_2_holds_sacrebleu_and_the_givens_but_not_the_judge(tmp_path):
@@ -53,8 +56,8 @@ def test_the_world_of_8_2_holds_sacrebleu_and_the_givens_but_not_the_judge(tmp_p
 
 
 def test_a_world_without_the_library_has_none_of_it(tmp_path):
-    folder = world.build_world(EXERCISES["8.1"].building_blocks, tmp_path / "w",
-                               EXERCISES["8.1"].libraries)
+    folder = world.build_world(EXERCISES["7.1"].building_blocks, tmp_path / "w",
+                               EXERCISES["7.1"].libraries)
     assert not any(f.startswith(("sacrebleu", "regex", "tabulate", "portalocker"))
                    for f in _files(folder))
     with pytest.raises(ValueError, match="library 'nltk'"):

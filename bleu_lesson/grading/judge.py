@@ -131,8 +131,13 @@ def _cell_errors(errors: object) -> str:
     out = []
     for e in errors[:3]:
         if type(e) is dict and type(e.get("cell")) is int:
-            what = ("did not finish in time" if e.get("type") == "timeout" else
-                    f"{_type_name(e.get('type'))}: {_said(e.get('message'), 120)}")
+            if e.get("type") == "cell-magic":
+                what = (f"a cell magic ({_said(e.get('message'), 60)}) whose cell is not run "
+                        "where answers are judged")
+            elif e.get("type") == "timeout":
+                what = "did not finish in time"
+            else:
+                what = f"{_type_name(e.get('type'))}: {_said(e.get('message'), 120)}"
             out.append(f"cell {e['cell']}: {what}")
     return "; ".join(out)
 
@@ -546,10 +551,13 @@ def _judged(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
 
 def _world_groups(exercises: Sequence[Any]) -> list[list[Any]]:
     """The exercises judged in one world together: those given the same libraries (most
-    are given none), so that a library is in the world of the exercises that give it only."""
-    groups: dict[tuple[str, ...], list[Any]] = {}
+    are given none) and the same building blocks, so that a library or a block is in the
+    world of the exercises that give it only (8.1 and 8.2 both give sacrebleu; only 8.2
+    has the forensics data)."""
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[Any]] = {}
     for ex in exercises:
-        groups.setdefault(tuple(sorted(ex.libraries)), []).append(ex)
+        key = (tuple(sorted(ex.libraries)), tuple(sorted(ex.building_blocks)))
+        groups.setdefault(key, []).append(ex)
     return list(groups.values())
 
 

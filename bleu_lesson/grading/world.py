@@ -22,7 +22,8 @@ in a sandbox whose file system holds
   read): chapter 09 imports it and an answer may compute with it; it holds no answer key.
   The world's environment keeps BLAS to one thread (``sandbox.BLAS_THREADS``);
 - only for an exercise that gives the learner a library (``Exercise.libraries``; 8.2,
-  whose answer re-scores with sacrebleu), a copy of that library and of what its import
+  whose answer re-scores with sacrebleu, and 8.1, whose construction may be searched for
+  with it), a copy of that library and of what its import
   needs (``LIBRARIES``). Exercises are judged together in one world only when they give
   the same libraries, so no other exercise's world holds it.
 
@@ -192,8 +193,10 @@ def build_world(building_blocks: Sequence[str], folder: Path,
     return folder
 
 
-def _code_cells(nb: Any, before: int | None = None) -> list[str]:
-    out = []
+def _code_cells(nb: Any, before: int | None = None) -> tuple[list[str], list[int]]:
+    """The sources of ``nb``'s code cells (those before index ``before``) and each one's
+    index among all the notebook's cells, as the kernel's notes number them."""
+    out, where = [], []
     for index, cell in enumerate(nb.cells):
         if before is not None and index >= before:
             break
@@ -201,6 +204,28 @@ def _code_cells(nb: Any, before: int | None = None) -> list[str]:
             continue
         source = cell.get("source", "")
         out.append("".join(source) if isinstance(source, list) else str(source))
+        where.append(index)
+    return out, where
+
+
+def _renumbered(reply: Any, where: list[int]) -> Any:
+    """``reply`` with the world's cell numbers (its k-th code cell) turned into the
+    notebook's cell indices, so that a row names each cell as the kernel's notes do (a
+    number out of range, from a forged reply, becomes -1: no cell)."""
+    if type(reply) is not dict:
+        return reply
+
+    def index(k: object) -> object:
+        if type(k) is not int or k < 0:
+            return k
+        return where[k] if k < len(where) else -1
+
+    out = dict(reply)
+    if "cell" in out:
+        out["cell"] = index(out["cell"])
+    if type(out.get("errors")) is list:
+        out["errors"] = [{**e, "cell": index(e.get("cell"))} if type(e) is dict else e
+                         for e in out["errors"]]
     return out
 
 
@@ -217,8 +242,9 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
               if all(b in ex.building_blocks for ex in exercises)]
     libraries = [b for b in exercises[0].libraries
                  if all(b in ex.libraries for ex in exercises)]
+    cells, where = _code_cells(nb, before)
     request = json.dumps({
-        "cells": _code_cells(nb, before),
+        "cells": cells,
         "answers": [{"name": ex.answer_name, "kind": ex.kind,
                      "cases": [encode(list(c)) for c in cases[ex.id]]} for ex in exercises],
         "cell_seconds": max(1, int(min(10, timeout / 2)))})
@@ -239,7 +265,7 @@ def judge_in_world(exercises: Sequence[Any], nb: Any, cases: dict[str, list[tupl
             r = {"status": "not-judged", "why": r.get("why"),
                  "after": exercises[after].id if type(after) is int
                  and 0 <= after < len(exercises) else ""}
-        out[ex.id] = r
+        out[ex.id] = _renumbered(r, where)
     return out
 
 

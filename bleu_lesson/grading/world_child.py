@@ -243,8 +243,9 @@ def decode(x: Any, stats: Any) -> Any:
 
 
 #: Cell magics whose body IPython runs as Python in the notebook's namespace: here the
-#: body runs (a right answer in a ``%%time`` cell is defined where it is judged too)
-PYTHON_CELL_MAGICS = ("time", "capture")
+#: body runs (a right answer in a ``%%time`` or ``%%prun`` cell is defined where it is
+#: judged too)
+PYTHON_CELL_MAGICS = ("time", "capture", "prun")
 
 
 def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bool]:
@@ -281,20 +282,47 @@ _ASSIGNED_MAGIC = re.compile(r"([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\
 
 
 def _run_file(args: str) -> str:
-    r"""What IPython's ``%run FILE`` does, as one line of Python: FILE (a ``.py`` file)
-    runs as ``__main__`` in a namespace of its own, and its names join the cell's.
+    r"""What IPython's ``%run FILE`` does, as one line of Python: FILE (``.py`` added when
+    FILE has no such file) runs as ``__main__`` in a namespace of its own, and its names
+    join the cell's; with ``-i`` it runs in the cell's namespace (it sees the notebook's
+    names).
 
     >>> code = _run_file("helper.py")
-    >>> code.startswith("_run_ = {'__name__': '__main__', '__file__': 'helper.py'}; exec(")
+    >>> code.startswith("_run_ = {'__name__': '__main__', '__file__': (_run_file_ := (")
+    True
+    >>> "exec(_run_code_, globals())" in _run_file("-i helper")
     True
     """
-    words = [w for w in args.split() if not w.startswith("-")]
-    if not words:
+    words = args.split()
+    inside = "-i" in words
+    names = [w for w in words if not w.startswith("-")]
+    if not names:
         return "pass"
-    name = words[0].strip("'\"")
-    return (f"_run_ = {{'__name__': '__main__', '__file__': {name!r}}}; "
-            f"exec(compile(open({name!r}, encoding='utf-8').read(), {name!r}, 'exec', "
-            f"dont_inherit=True), _run_); globals().update(_run_)")
+    name = names[0].strip("'\"")
+    found = (f"_run_file_ := ({name!r} if __import__('os').path.exists({name!r}) "
+             f"or {name!r}.endswith('.py') else {name!r} + '.py')")
+    code = ("_run_code_ = compile(open(_run_file_, encoding='utf-8').read(), _run_file_, "
+            "'exec', dont_inherit=True)")
+    if inside:
+        return f"_run_ = ({found}); {code}; exec(_run_code_, globals())"
+    return (f"_run_ = {{'__name__': '__main__', '__file__': ({found})}}; {code}; "
+            f"exec(_run_code_, _run_); globals().update(_run_)")
+
+
+def _mkdir(args: str) -> str:
+    r"""What ``!mkdir [-p] DIR ...`` (or IPython's ``%mkdir``) does, as one line of
+    Python, in the folder the cells run in.
+
+    >>> _mkdir("-p mylib/sub")
+    "__import__('os').makedirs('mylib/sub', exist_ok=True)"
+    """
+    words = args.split()
+    parents = any(w.startswith("-") and "p" in w for w in words)
+    dirs = [w.strip("'\"") for w in words if not w.startswith("-")]
+    if not dirs:
+        return "pass"
+    make = "makedirs({!r}, exist_ok=True)" if parents else "mkdir({!r})"
+    return "; ".join("__import__('os')." + make.format(d) for d in dirs)
 
 
 def _writefile(args: list[str], body: str) -> str:
@@ -447,6 +475,8 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
                 out.append(indent + words[1])
             elif words[0] == "%run" and len(words) > 1:
                 out.append(indent + _run_file(words[1]))
+            elif words[0] in ("!mkdir", "%mkdir") and len(words) > 1:
+                out.append(indent + _mkdir(words[1]))
             else:
                 out.append(indent + "pass")
                 escaped = line.endswith("\\")
@@ -823,6 +853,25 @@ def _defines(source: object, name: object) -> bool:
     return False
 
 
+_RUNS_CODE = re.compile(r"^\s*(%run\b|%%|!|%alias_magic\b|import\s|from\s+\S+\s+import\b)",
+                        re.MULTILINE)
+
+
+def _suspect(source: str, name: str) -> int:
+    r"""How likely the cell ``source`` is the one to blame when ``name`` is not defined
+    where answers are judged (lower first): 0 it defines ``name``, 1 it names it, 2 it
+    runs or writes code (``%run``, a cell magic, ``!``, an import), 3 anything else.
+
+    >>> [_suspect(s, "f") for s in ("def f():\n    pass", "g = f", "%run helper", "1 / 0")]
+    [0, 1, 2, 3]
+    """
+    if _defines(source, name):
+        return 0
+    if re.search(rf"\b{re.escape(name)}\b", source):
+        return 1
+    return 2 if _RUNS_CODE.search(source) else 3
+
+
 def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
     """Send the worker its cells and asks, read back one checked frame per cell and one
     per ask (each within its time), and build the reply. A worker that overruns a limit,
@@ -856,9 +905,14 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
         for ask in answers:
             reply = _answer_reply(frames.next(seconds + GRACE), len(ask["cases"]))
             if reply["status"] == "missing":
-                # the cells that define the answer first: theirs is the error to fix
-                reply["errors"] = sorted(errors, key=lambda e: not _defines(
-                    cells[e["cell"]], ask["name"]))[:3]
+                # the cells that define the answer first: theirs is the error to fix;
+                # then those that name it, then those that run or write code (a %run,
+                # a helper module, a cell magic not run here), then the rest
+                notes = errors + [{"cell": k, "type": "cell-magic", "message": _text(
+                    cells[k].lstrip().split("\n", 1)[0], 60)} for k in range(len(cells))
+                    if cells[k].lstrip().startswith("%%") and not runnable(cells[k]).strip()]
+                reply["errors"] = sorted(notes, key=lambda e: (
+                    _suspect(cells[e["cell"]], ask["name"]), e["cell"]))[:3]
             replies.append(reply)
     except WorkerGone as exc:
         ended = _reap(pid) if str(exc) == "died" else ""

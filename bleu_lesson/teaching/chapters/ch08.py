@@ -111,7 +111,11 @@ EXERCISES = (
              extra={"expect": "返回 {\"candidates\": [...], \"streams\": [[...], ...]}：n 句候选、"
                               "n 个参考流（2 ≤ n ≤ 4），把按句子排的列表交给 sacrebleu 时分数比排对时"
                               "严格更高"},
-             hint="排错时，第 i 句拿到的参考是第 i 个参考流里的所有句子；让候选去匹配它们。"),
+             hint="排错时，第 i 句拿到的参考是第 i 个参考流里的所有句子；让候选去匹配它们。",
+             # a search for a flattering layout with sacrebleu inside the answer is honest
+             # work (issue 20, round 21: refused where it was judged); sacrebleu computes
+             # no answer to 8.1, it only scores what the learner builds
+             libraries=("sacrebleu",)),
     Exercise("8.2", "BLEU 取证 my_forensics", None, ((),), judge=_judge_forensics,
              extra={"expect": "返回 {'knob': …, 'signature': …}：signature 用 sacrebleu 重算正好"
                               "得到报告的分数，knob 是它与默认签名不同的那个旋钮"},
