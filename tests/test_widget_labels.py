@@ -95,3 +95,23 @@ def test_a_long_chinese_label_gets_room_instead_of_an_ellipsis():
     assert explorer.references.style.description_width == "166px"
     assert explorer.candidate.style.description_width == "166px"  # one width per explorer
     assert explorer.n.style.description_width == "166px"
+
+
+def _sliders(widget) -> list:
+    found = [widget] if hasattr(widget, "readout") and hasattr(widget, "step") else []
+    for child in getattr(widget, "children", ()) or ():
+        found += _sliders(child)
+    return found
+
+
+@pytest.mark.parametrize("name", list(explorers()))
+def test_every_slider_keeps_a_track_beside_its_label(name):
+    """A learner's find: chapter 04's slider shared the long label width of its text box
+    ("各参考长度 (reference lengths)") inside ipywidgets' 300 px default and had no track
+    left to drag. Each slider is wide enough for its label, a track and its readout."""
+    for slider in _sliders(explorers()[name]):
+        label = int(str(slider.style.description_width or "0px").removesuffix("px") or 0)
+        width = str(slider.layout.width or "300px")
+        assert width.endswith("px"), (name, slider.description, width)
+        track = int(width.removesuffix("px")) - label - 60  # the readout
+        assert track >= 200, (name, slider.description, label, width)

@@ -195,16 +195,24 @@ def _label_px(text: str) -> int:
     return round(14 * wide + 7.5 * (len(text) - wide)) + 12
 
 
+#: The track a slider keeps beside its label and its readout (a learner's find: a slider
+#: sharing a long label width had no track left to drag in ipywidgets' 300 px default)
+SLIDER_TRACK_PX = 260
+
+
 def fit_labels(controls: Sequence[widgets.Widget]) -> None:
     """Give the labelled controls (not check boxes, whose label is beside the box) one label
-    width, that of the longest description: ipywidgets cuts a longer label to "…"."""
+    width, that of the longest description: ipywidgets cuts a longer label to "…". A
+    slider grows by that width, so its track stays ``SLIDER_TRACK_PX`` long."""
     labelled = [c for c in controls if getattr(c, "description", "")
                 and not isinstance(c, widgets.Checkbox)
                 and hasattr(getattr(c, "style", None), "description_width")]
     if labelled:
-        width = max(_label_px(c.description) for c in labelled)
+        width = max(max(_label_px(c.description) for c in labelled), 80)
         for control in labelled:
-            control.style.description_width = f"{max(width, 80)}px"
+            control.style.description_width = f"{width}px"
+            if hasattr(control, "readout") and not control.layout.width:
+                control.layout.width = f"{width + SLIDER_TRACK_PX + 60}px"
 
 
 class TokenizerExplorer(_Explorer):
