@@ -238,7 +238,10 @@ def _hidden(rng: random.Random) -> list[tuple]:
               rng.randint(g + 20, min(g + 100, MAX_TOKENS - g)))
         spread = words(gc)
         pair = [join(spread + words(g)), join(spread[:gc - g - 1])]
-        rng.shuffle(pair)
+        if lo == 50:  # the farther, shorter one first: c shifted down by half a token ties
+            pair.reverse()  # them and keeps the first (issue 20, round 22: 4 of 200 draws)
+        else:
+            rng.shuffle(pair)
         cases.append((join(spread), pair))
     # empty, and long
     cases.append(("", [join(base)]))
