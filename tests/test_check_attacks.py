@@ -733,6 +733,31 @@ ROUND21 = {
 SUBMISSIONS.update(ROUND21)
 
 
+#: a twenty-second hostile review: 4.2 tie-breaks by a constant epsilon, lost to float
+#: rounding at the stated domain's large distances (every draw passed), 5.1's Fractions
+#: refused, and not-done rows that did not name the cell IPython runs and the world does
+#: not (a helper written by a shell line, by get_ipython().run_cell_magic)
+ROUND22 = {
+    "epsilon_for_the_longer_4_2": ("04_an.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    return min(ref_lens, key=lambda r: abs(r - c) + 1e-9 * (r > c))\n"], "not-pass"),
+    "c_shifted_by_epsilon_4_2": ("04_ao.ipynb", 4, "4.2", [
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    return min(ref_lens, key=lambda r: abs(r - (c - 1e-8)))\n"], "not-pass"),
+    "fraction_precisions_5_1": ("05_c.ipynb", 5, "5.1", [
+        "from fractions import Fraction as F\n"
+        "def my_flip():\n"
+        "    return ([F(1), F(1), F(1), F(1, 100)], [F(1, 2)] * 4)\n"], "pass"),
+    "helper_written_by_a_shell_line_4_1": ("04_ap.ipynb", 4, "4.1", [
+        "!printf 'def my_brevity_penalty(c, r):\\n    return 1.0\\n' > bphelp.py\n",
+        "from bphelp import my_brevity_penalty\n"], "not-pass"),
+    "helper_written_by_run_cell_magic_4_1": ("04_aq.ipynb", 4, "4.1", [
+        "get_ipython().run_cell_magic('writefile', 'bphelp2.py', " + repr(RIGHT_BP) + ")\n",
+        "from bphelp2 import my_brevity_penalty\n"], "not-pass"),
+}
+SUBMISSIONS.update(ROUND22)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,
@@ -963,3 +988,13 @@ def test_a_not_done_row_numbers_cells_as_the_notebook_and_blames_the_likely_one(
     magic = rows["not_done_names_a_cell_magic_not_run_4_1"]["4.1"]
     assert magic.status == "not-done" and "cell 0: a cell magic ('%%script false')" in \
         magic.detail, magic.detail
+
+
+def test_a_not_done_row_names_the_cell_ipython_runs_and_the_world_does_not(rows):
+    """A helper written by a shell line or by get_ipython() is not there where answers are
+    judged: the row names that cell, not only the import that then failed."""
+    shell = rows["helper_written_by_a_shell_line_4_1"]["4.1"]
+    assert shell.status == "not-done" and "cell 0: \"!printf" in shell.detail, shell.detail
+    assert "is not run where answers are judged" in shell.detail
+    magic = rows["helper_written_by_run_cell_magic_4_1"]["4.1"]
+    assert magic.status == "not-done" and "'get_ipython()'" in magic.detail, magic.detail

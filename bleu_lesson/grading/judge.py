@@ -134,6 +134,10 @@ def _cell_errors(errors: object) -> str:
             if e.get("type") == "cell-magic":
                 what = (f"a cell magic ({_said(e.get('message'), 60)}) whose cell is not run "
                         "where answers are judged")
+            elif e.get("type") == "ipython-line":
+                what = (f"{_said(e.get('message'), 60)}, which IPython runs, is not run "
+                        "where answers are judged (only Python, %run, %%writefile, "
+                        "!mkdir and a few magics are)")
             elif e.get("type") == "timeout":
                 what = "did not finish in time"
             else:

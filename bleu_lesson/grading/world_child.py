@@ -401,7 +401,8 @@ def _resolve(name: str, rest: str, kind: str,
     return name, rest
 
 
-def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None) -> str:
+def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None,
+             skipped: list[str] | None = None) -> str:
     r"""A cell's code as the world runs it: IPython's magics, shell escapes and help
     requests (``!ls``, ``%matplotlib``, ``x?``, ``?x``) become ``pass`` at their own
     indentation; ``%time stmt`` runs ``stmt``; of a ``%%time`` or ``%%capture`` cell,
@@ -435,8 +436,18 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
     >>> print(runnable("%%w helper.py\nx = 1", seen))
     with open('helper.py', 'w', encoding='utf-8') as _writefile_:
         _writefile_.write('x = 1')
+
+    ``skipped`` collects what IPython runs and the world does not: the head of a cell
+    magic whose cell is dropped, and each shell (``!``) or magic (``%``) line that
+    becomes ``pass`` (a help line ``x?`` is not collected).
+
+    >>> lost = []
+    >>> _ = runnable("!printf 'x' > h.py\nlen?", None, lost), runnable("%%bash\nls", None, lost)
+    >>> lost
+    ["!printf 'x' > h.py", '%%bash']
     """
     aliases = {} if aliases is None else aliases
+    skipped = [] if skipped is None else skipped
     if source.lstrip().startswith("%%"):
         head, _, body = source.lstrip().partition("\n")
         name, _, rest = head[2:].strip().partition(" ")
@@ -445,6 +456,7 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
         if first and first[0] in ("writefile", "file"):  # %%file: IPython's alias
             return _writefile(first[1:], body)
         if not first or first[0] not in PYTHON_CELL_MAGICS:
+            skipped.append(head.strip())
             return ""
         source = "pass\n" + body
     out: list[str] = []
@@ -480,6 +492,8 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
             else:
                 out.append(indent + "pass")
                 escaped = line.endswith("\\")
+                if not words[0].startswith("?"):
+                    skipped.append(stripped)
             continue
         if starts and _code_part(stripped).rstrip().endswith("?") \
                 and _scan(line, 0, None) == (0, None, False):
@@ -853,6 +867,23 @@ def _defines(source: object, name: object) -> bool:
     return False
 
 
+def _not_run(cells: list[str]) -> list[dict]:
+    """A note for each cell holding what IPython runs and this world does not: a cell
+    magic whose cell is dropped (``%%bash``), a shell or magic line that becomes ``pass``
+    (``!printf ... > helper.py``), a call of ``get_ipython()`` (nothing here)."""
+    notes: list[dict] = []
+    aliases: dict[str, tuple[str, str, str]] = {}
+    for k, source in enumerate(cells):
+        lost: list[str] = []
+        runnable(source, aliases, lost)
+        if lost:
+            kind = "cell-magic" if lost[0].startswith("%%") else "ipython-line"
+            notes.append({"cell": k, "type": kind, "message": _text(lost[0], 60)})
+        elif "get_ipython()" in source:
+            notes.append({"cell": k, "type": "ipython-line", "message": "get_ipython()"})
+    return notes
+
+
 _RUNS_CODE = re.compile(r"^\s*(%run\b|%%|!|%alias_magic\b|import\s|from\s+\S+\s+import\b)",
                         re.MULTILINE)
 
@@ -908,9 +939,7 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
                 # the cells that define the answer first: theirs is the error to fix;
                 # then those that name it, then those that run or write code (a %run,
                 # a helper module, a cell magic not run here), then the rest
-                notes = errors + [{"cell": k, "type": "cell-magic", "message": _text(
-                    cells[k].lstrip().split("\n", 1)[0], 60)} for k in range(len(cells))
-                    if cells[k].lstrip().startswith("%%") and not runnable(cells[k]).strip()]
+                notes = errors + _not_run(cells)
                 reply["errors"] = sorted(notes, key=lambda e: (
                     _suspect(cells[e["cell"]], ask["name"]), e["cell"]))[:3]
             replies.append(reply)

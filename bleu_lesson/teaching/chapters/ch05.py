@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 from bleu_lesson.core.bleu import geometric_mean
@@ -26,8 +27,10 @@ def _means(ps: Any) -> tuple[float, float]:
 
 
 def _four_precisions(value: Any) -> bool:
+    """Four precisions in (0, 1]: ints, floats or Fractions (chapter 1 writes a precision
+    as a Fraction; issue 20, round 22: Fractions were refused here), not bools."""
     return (isinstance(value, (list, tuple)) and len(value) == 4
-            and all(type(p) in (int, float) and 0 < p <= 1 for p in value))
+            and all(type(p) in (int, float, Fraction) and 0 < p <= 1 for p in value))
 
 
 def _judge_flip(case: tuple, got: Any) -> tuple[bool, str]:
