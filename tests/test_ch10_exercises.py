@@ -152,6 +152,18 @@ def test_the_ends_of_the_range_pass_10_1():
     assert _verdict("10.1", lambda: answer).status == "pass"
 
 
+def test_scores_as_fractions_pass_10_1():
+    """A twenty-third hostile review: Fractions (as chapter 1 writes precisions) were refused
+    with "must be a finite number", in the notebook and where answers are judged."""
+    from fractions import Fraction
+
+    from test_sandbox_judge import _verdict
+
+    answer = {k: Fraction(v).limit_denominator(1000) for k, v in TAU_ZERO.items()}
+    assert exercises.run("10.1", lambda: answer).status == "pass"
+    assert _verdict("10.1", lambda: answer).status == "pass"
+
+
 def test_any_scale_passes_and_a_wrong_answer_learns_only_its_own_counts(capsys):
     assert exercises.run("10.1", lambda: {"JDExploreAcademy": 0.9, "Online-G": 0.5,
                                           "Online-A": 0.2, "HuaweiTSC": 0}).status == "pass"

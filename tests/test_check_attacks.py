@@ -758,6 +758,31 @@ ROUND22 = {
 SUBMISSIONS.update(ROUND22)
 
 
+#: a twenty-third hostile review: 4.2's lengths as float32 (near 10**9 it holds only
+#: multiples of 64; 35 of 200 draws passed), honest answers refused: 10.1's scores as
+#: Fractions, %%writefile to ~/ and to a quoted name with a space
+ROUND23 = {
+    "lengths_as_float32_4_2": ("04_ar.ipynb", 4, "4.2", [
+        "import numpy as np\n"
+        "def my_closest_ref_length(c, ref_lens):\n"
+        "    arr = np.asarray(ref_lens, dtype=np.float32)\n"
+        "    d = np.abs(arr - np.float32(c))\n"
+        "    return int(ref_lens[int(np.lexsort((arr, d))[0])])\n"], "not-pass"),
+    "scores_as_fractions_10_1": ("10_h.ipynb", 10, "10.1", [
+        "from fractions import Fraction\n"
+        "def my_tau():\n"
+        "    return {'JDExploreAcademy': Fraction(80, 2), 'Online-G': Fraction(30),\n"
+        "            'Online-A': Fraction(20), 'HuaweiTSC': Fraction(10)}\n"], "pass"),
+    "helper_written_to_home_4_1": ("04_as.ipynb", 4, "4.1", [
+        "%%writefile ~/bp_home.py\n" + RIGHT_BP,
+        "import os, sys\nsys.path.append(os.path.expanduser('~'))\n"
+        "from bp_home import my_brevity_penalty\n"], "pass"),
+    "helper_with_a_space_in_its_name_4_1": ("04_at.ipynb", 4, "4.1", [
+        "%%writefile \"bp helper.py\"\n" + RIGHT_BP, "%run \"bp helper.py\"\n"], "pass"),
+}
+SUBMISSIONS.update(ROUND23)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,

@@ -27,6 +27,7 @@ Concordance(concordant=5, discordant=1, ties=0)
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
@@ -56,7 +57,10 @@ def _columns(metric: Mapping[str, float], human: Mapping[str, float]
     for arg, value in (("metric", metric), ("human", human)):
         for name in names:
             x = value[name]
-            if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+            # any real number: a Fraction is one (a learner's 10.1 writes scores so; issue
+            # 20, round 23), numpy's too; not a bool, not NaN or an infinity
+            if isinstance(x, bool) or not isinstance(x, numbers.Real) \
+                    or not math.isfinite(float(x)):
                 raise TypeError(f"{arg}[{name!r}] must be a finite number, got {x!r}")
     return names, [float(metric[n]) for n in names], [float(human[n]) for n in names]
 

@@ -293,12 +293,15 @@ def _run_file(args: str) -> str:
     >>> "exec(_run_code_, globals())" in _run_file("-i helper")
     True
     """
-    words = args.split()
+    try:  # as IPython splits it: quotes group ("my helper.py")
+        words = __import__("shlex").split(args)
+    except ValueError:
+        words = args.split()
     inside = "-i" in words
     names = [w for w in words if not w.startswith("-")]
     if not names:
         return "pass"
-    name = names[0].strip("'\"")
+    name = __import__("os").path.expanduser(names[0])
     found = (f"_run_file_ := ({name!r} if __import__('os').path.exists({name!r}) "
              f"or {name!r}.endswith('.py') else {name!r} + '.py')")
     code = ("_run_code_ = compile(open(_run_file_, encoding='utf-8').read(), _run_file_, "
@@ -330,15 +333,16 @@ def _writefile(args: list[str], body: str) -> str:
     to FILE (in the folder the cells run in, where ``import`` finds it too).
 
     >>> print(_writefile(["helper.py"], "x = 1\n"))
-    with open('helper.py', 'w', encoding='utf-8') as _writefile_:
+    with open(__import__('os').path.expanduser('helper.py'), 'w', encoding='utf-8') as _writefile_:
         _writefile_.write('x = 1\n')
     """
     append = any(a in ("-a", "--append") for a in args)
     names = [a for a in args if a not in ("-a", "--append")]
     if len(names) != 1:
         return "raise SyntaxError('%%writefile needs one file name')"
-    name = names[0].strip("'\"")
-    return (f"with open({name!r}, {'a' if append else 'w'!r}, encoding='utf-8') as _writefile_:\n"
+    name = names[0]
+    return (f"with open(__import__('os').path.expanduser({name!r}), "
+            f"{'a' if append else 'w'!r}, encoding='utf-8') as _writefile_:\n"
             f"    _writefile_.write({body!r})")
 
 
@@ -434,7 +438,7 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
     >>> runnable("%alias_magic w writefile", seen)
     'pass'
     >>> print(runnable("%%w helper.py\nx = 1", seen))
-    with open('helper.py', 'w', encoding='utf-8') as _writefile_:
+    with open(__import__('os').path.expanduser('helper.py'), 'w', encoding='utf-8') as _writefile_:
         _writefile_.write('x = 1')
 
     ``skipped`` collects what IPython runs and the world does not: the head of a cell
@@ -454,7 +458,13 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
         name, rest = _resolve(name, rest, "c", aliases)
         first = [name, *rest.split()] if name else []
         if first and first[0] in ("writefile", "file"):  # %%file: IPython's alias
-            return _writefile(first[1:], body)
+            # its argument as IPython splits it: quotes group ("my helper.py"), and ~ is
+            # the home folder
+            try:
+                words = __import__("shlex").split(rest)
+            except ValueError:
+                words = rest.split()
+            return _writefile(words, body)
         if not first or first[0] not in PYTHON_CELL_MAGICS:
             skipped.append(head.strip())
             return ""
