@@ -39,7 +39,13 @@ RIGHT_PAIRS = {"seed_beats_13a": ("It rained", "it rained"),
 # 8 tokens: 8, 7, 6, 5 n-grams; a cycle of three words: 3 kinds of every order
 RIGHT_SENTENCES = ("x y z x y z x y", "a a a a a a b c", "One two three one two three one two")
 
-RIGHT = {"1.1": [lambda: RIGHT_PAIRS, lambda: {k: list(v) for k, v in RIGHT_PAIRS.items()}],
+#: a twenty-third hostile review: a learner's own sentence with a year in it was taken for
+#: a near copy of the chapter's "ＢＬＥＵ在２０２２年提出，" (digits counted one by one)
+YEAR_PAIRS = [{**RIGHT_PAIRS, "char_beats_zh": pair} for pair in (
+    ("公司在2023年建成。", "公司在2024年建成。"), ("他在2020年毕业。", "他在2021年毕业。"))]
+
+RIGHT = {"1.1": [lambda: RIGHT_PAIRS, lambda: {k: list(v) for k, v in RIGHT_PAIRS.items()},
+                 *[lambda p=p: p for p in YEAR_PAIRS]],
          "2.1": [lambda s=s: s for s in RIGHT_SENTENCES]}
 
 
