@@ -783,6 +783,111 @@ ROUND23 = {
 SUBMISSIONS.update(ROUND23)
 
 
+#: and honest searches with the chapter's own functions (or sacrebleu) inside a
+#: construction, refused where they were judged: a construction's judge scores what the
+#: learner built, so its world holds the scoring code (6.1's, whose answer it is, does not)
+ROUND23_SEARCHES = {
+    'search_ngrams_2_1': ('02_c.ipynb', 2, '2.1', [
+        ('from itertools import product\n'
+         'from bleu_lesson import ngrams\n'
+         '\n'
+         'def my_sentence():\n'
+         '    target = {1: (8, 3), 2: (7, 3), 3: (6, 3), 4: (5, 3)}\n'
+         '    for words in product(["red", "blue", "green"], repeat=8):\n'
+         '        toks = list(words)\n'
+         '        if all((len(ngrams(toks, n)), len(set(ngrams(toks, n))))\n'
+         '               == target[n] for n in target):\n'
+         '            return " ".join(toks)\n'),
+    ], 'pass'),
+    'search_means_5_1': ('05_d.ipynb', 5, '5.1', [
+        ('from bleu_lesson.core import means\n'
+         'def my_flip():\n'
+         '    A = [1.0, 1.0, 1.0, 0.01]\n'
+         '    for b in [k / 100 for k in range(1, 101)]:\n'
+         '        B = [b] * 4\n'
+         '        g = means.geometric_mean\n'
+         '        if sum(B) / 4 < sum(A) / 4 and g(B, [0.25] * 4) > g(A, [0.25] * 4):\n'
+         '            return A, B\n'),
+    ], 'pass'),
+    'search_sentence_bleu_6_2': ('06_af.ipynb', 6, '6.2', [
+        ('from bleu_lesson import sentence_bleu\n'
+         'def my_lowering_case():\n'
+         '    cand = "we will visit the old castle"\n'
+         '    refs = ["we will visit"]\n'
+         '    for extra in ["castle is something else entirely here",\n'
+         '                  "the castle stands on a green hill"]:\n'
+         '        a, b = sentence_bleu(cand, refs), sentence_bleu(cand, refs + [extra])\n'
+         '        if b.score < a.score and any(x > y for x, y in zip(b.matches, a.matches)):\n'
+         '            return cand, refs, extra\n'),
+    ], 'pass'),
+    'search_corpus_bleu_7_1': ('07_c.ipynb', 7, '7.1', [
+        ('from bleu_lesson import corpus_bleu, sentence_bleu\n'
+         'LONG = "The committee will publish its final report on the new railway next spring ."\n'
+         'def both(refs, hyps):\n'
+         '    c = corpus_bleu(hyps, [[r] for r in refs]).score\n'
+         '    m = sum(sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)) / len(hyps)\n'
+         '    return c, m\n'
+         'def my_opposite_rankings():\n'
+         '    refs = ["Thank you !", LONG]\n'
+         '    for a_short in ["Hello there .", "Many thanks .", "Thanks a lot !"]:\n'
+         '        A = [a_short, LONG]\n'
+         '        B = ["Thank you !",\n'
+         '             "The board is going to release a report about a railway in spring ."]\n'
+         '        (ca, ma), (cb, mb) = both(refs, A), both(refs, B)\n'
+         '        if ca > cb and mb > ma:\n'
+         '            return {"references": refs, "A": A, "B": B}\n'),
+    ], 'pass'),
+    'search_sacrebleu_7_1': ('07_d.ipynb', 7, '7.1', [
+        ('import sacrebleu\n'
+         'LONG = "The committee will publish its final report on the new railway next spring ."\n'
+         'def both(refs, hyps):\n'
+         '    c = sacrebleu.corpus_bleu(hyps, [refs]).score\n'
+         '    m = sum(sacrebleu.sentence_bleu(h, [r]).score\n'
+         '            for h, r in zip(hyps, refs)) / len(hyps)\n'
+         '    return c, m\n'
+         'def my_opposite_rankings():\n'
+         '    refs = ["Thank you !", LONG]\n'
+         '    for a_short in ["Hello there .", "Many thanks .", "Thanks a lot !"]:\n'
+         '        A = [a_short, LONG]\n'
+         '        B = ["Thank you !",\n'
+         '             "The board is going to release a report about a railway in spring ."]\n'
+         '        (ca, ma), (cb, mb) = both(refs, A), both(refs, B)\n'
+         '        if ca > cb and mb > ma:\n'
+         '            return {"references": refs, "A": A, "B": B}\n'),
+    ], 'pass'),
+    'tokenizers_inside_1_1': ('01_c.ipynb', 1, '1.1', [
+        ('try:\n'
+         '    from bleu_lesson.core.tokenizers import tokenize\n'
+         'except ImportError:\n'
+         '    tokenize = None\n'),
+        ('from collections import Counter\n'
+         'def p1(cand, ref, name):\n'
+         '    from bleu_lesson.core.tokenizers import tokenize\n'
+         '    c, r = tokenize(cand, name), tokenize(ref, name)\n'
+         '    return sum((Counter(c) & Counter(r)).values()) / len(c)\n'
+         '\n'
+         'def my_tokenizer_pairs():\n'
+         '    options = [("今天气温是35度。", "今天气温是36度。"),\n'
+         '               ("房间号是305。", "房间号是306。")]\n'
+         '    best = next(p for p in options if p1(*p, "char") > p1(*p, "zh"))\n'
+         '    return {"seed_beats_13a": ("Hello World", "hello world"),\n'
+         '            "13a_beats_seed": ("Good morning", "Good morning!"),\n'
+         '            "char_beats_zh": best}\n'),
+    ], 'pass'),
+    # the library's sentence_bleu is 6.1's answer: in the same notebook as a 6.2 search
+    # with it, 6.1 is judged in a world without it
+    "library_bleu_for_6_1_beside_a_6_2_search": ("06_ag.ipynb", 6, "6.1", [
+        "from bleu_lesson import sentence_bleu\n"
+        "def my_lowering_case():\n"
+        "    return ('we will visit the old castle', ['we will visit'],\n"
+        "            str(sentence_bleu('a b', ['a b']).score))\n",
+        "def my_bleu(candidate, references):\n"
+        "    return sentence_bleu(candidate, references, tokenizer='none', lowercase=True,\n"
+        "                         smoothing='none', effective_order=False).score\n"], "not-pass"),
+}
+SUBMISSIONS.update(ROUND23_SEARCHES)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,

@@ -27,11 +27,18 @@ def _files(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
 
 
-def test_only_8_1_and_8_2_are_given_a_library():
-    """8.2 re-scores with sacrebleu; 8.1's layout may be searched for with it (sacrebleu
-    computes no answer to 8.1: its judge scores the construction itself)."""
+def test_only_constructions_are_given_a_library():
+    """8.2 re-scores with sacrebleu; 1.1, 7.1 and 8.1 may search for what they build with
+    it (sacrebleu computes no answer to a construction: its judge scores what was built).
+    No exercise whose answer sacrebleu computes (a function exercise) has it."""
     given = {ex.id: ex.libraries for ex in EXERCISES.values() if ex.libraries}
-    assert given == {"8.1": ("sacrebleu",), "8.2": ("sacrebleu",)}
+    assert given == {k: ("sacrebleu",) for k in ("1.1", "7.1", "8.1", "8.2")}
+    assert all(EXERCISES[k].reference is None for k in given)
+    # and the library's BLEU code is only where a construction is judged, never in the
+    # world of an exercise whose answer it computes (6.1: sentence_bleu)
+    assert {ex.id for ex in EXERCISES.values() if "bleu" in ex.building_blocks} == {
+        "6.2", "6.3", "7.1"}
+    assert all(EXERCISES[k].reference is None for k in ("6.2", "6.3", "7.1"))
     assert EXERCISES["8.2"].building_blocks == ("forensics",)
     assert EXERCISES["8.1"].building_blocks == ()
 
@@ -43,7 +50,7 @@ def test_the_world_of_8_2_holds_sacrebleu_and_the_givens_but_not_the_judge(tmp_p
     assert "sacrebleu/__init__.py" in files and "sacrebleu/metrics/bleu.py" in files
     assert any(f.startswith("regex/") for f in files)  # sacrebleu's "intl" tokenizer
     assert sorted(f for f in files if f.startswith("bleu_lesson/")) == [
-        "bleu_lesson/__init__.py", "bleu_lesson/core/__init__.py",
+        "bleu_lesson/__init__.py", "bleu_lesson/_version.py", "bleu_lesson/core/__init__.py",
         "bleu_lesson/core/_validate.py", "bleu_lesson/core/forensics.py",
         "bleu_lesson/core/stats.py"]
     for absent in ("nltk", "numpy", "scipy", "teaching", "ch08", "analysis"):
@@ -56,8 +63,8 @@ def test_the_world_of_8_2_holds_sacrebleu_and_the_givens_but_not_the_judge(tmp_p
 
 
 def test_a_world_without_the_library_has_none_of_it(tmp_path):
-    folder = world.build_world(EXERCISES["7.1"].building_blocks, tmp_path / "w",
-                               EXERCISES["7.1"].libraries)
+    folder = world.build_world(EXERCISES["6.1"].building_blocks, tmp_path / "w",
+                               EXERCISES["6.1"].libraries)
     assert not any(f.startswith(("sacrebleu", "regex", "tabulate", "portalocker"))
                    for f in _files(folder))
     with pytest.raises(ValueError, match="library 'nltk'"):

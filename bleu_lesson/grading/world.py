@@ -161,8 +161,9 @@ def build_world(building_blocks: Sequence[str], folder: Path,
                 libraries: Sequence[str] = ()) -> Path:
     """Write the world of an exercise into ``folder``: the child script and a
     ``bleu_lesson`` package holding only ``core/<name>.py`` for each building block (and
-    ``core/stats.py``, the ``BleuStats`` record some inputs are, and ``core/_validate.py``,
-    the argument checks the blocks' ``@checks`` lines use), and a copy of each library of
+    ``core/stats.py``, the ``BleuStats`` record some inputs are, ``core/_validate.py``,
+    the argument checks the blocks' ``@checks`` lines use, and ``_version.py``; a block
+    may be a package of core, ``engines``), and a copy of each library of
     ``libraries`` (``LIBRARIES``: none for almost every exercise). Returns ``folder``.
 
     >>> import tempfile
@@ -177,13 +178,20 @@ def build_world(building_blocks: Sequence[str], folder: Path,
     lines = ['"""The building blocks this exercise allows (copies); nothing else is here."""']
     for name in names:
         source = PACKAGE / "core" / f"{name}.py"
-        if not source.is_file() or "/" in name or name.startswith("_"):
+        folder_block = PACKAGE / "core" / name  # a package of core (engines)
+        if "/" in name or name.startswith("_") or not (
+                source.is_file() or (folder_block / "__init__.py").is_file()):
             raise ValueError(f"building block {name!r} is not a module of bleu_lesson.core")
-        shutil.copyfile(source, core / f"{name}.py")
+        if source.is_file():
+            shutil.copyfile(source, core / f"{name}.py")
+        else:
+            shutil.copytree(folder_block, core / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
         lines.append(f"from bleu_lesson.core.{name} import *  # noqa: F403")
     lines.append("from bleu_lesson.core.stats import BleuStats  # noqa: F401")
     lines.append("")
     shutil.copyfile(PACKAGE / "core" / "_validate.py", core / "_validate.py")  # checks only
+    shutil.copyfile(PACKAGE / "_version.py", folder / "bleu_lesson" / "_version.py")
     (core / "__init__.py").write_text("", encoding="utf-8")
     (folder / "bleu_lesson" / "__init__.py").write_text("\n".join(lines), encoding="utf-8")
     shutil.copyfile(CHILD, folder / "world_child.py")

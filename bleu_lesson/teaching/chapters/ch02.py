@@ -52,7 +52,8 @@ EXERCISES = (
              extra={"expect": "返回一个字符串：按种子的方式分词后，n = 1, 2, 3, 4 时 n 元语法"
                               "的总个数是 8, 7, 6, 5，不同的种数都是 3"},
              hint="总个数只取决于句子长度 L；要让每一阶都只有 3 种，后面的词就要重复"
-                  "前面出现过的词串。"),
+                  "前面出现过的词串。",
+             building_blocks=("ngrams",)),  # the chapter's own n-grams, to try sentences with
 )
 
 QUESTIONS: tuple[Question, ...] = (

@@ -51,7 +51,7 @@ EXERCISES = (
              extra={"expect": "返回 (A, B)：两组 p_1..p_4（每个数在 (0, 1] 内，不许为 0），"
                               "A 的算术平均更高，B 的几何平均（4 阶均匀权重）更高"},
              hint="几何平均对哪一种精确率最敏感？让 A 在某一阶很弱（但不为 0），让 B 各阶平均。",
-             building_blocks=("ngrams", "clipping", "brevity")),
+             building_blocks=("ngrams", "clipping", "brevity", "means")),
 )
 
 QUESTIONS: tuple[Question, ...] = (

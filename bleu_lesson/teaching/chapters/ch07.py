@@ -60,7 +60,12 @@ EXERCISES = (
                               "（都用 sacrebleu 的默认设置）"},
              hint="语料级 BLEU 按 n 元语法个数加权，句子平均每句一样重：让两个系统各自译好"
                   "不一样长的句段。",
-             building_blocks=("ngrams", "clipping", "brevity", "means", "smoothing")),
+             # the task scores with sacrebleu's defaults, and a learner tries segments with
+             # corpus_bleu and sentence_bleu or with sacrebleu itself (issue 20, round 23):
+             # the judge scores the construction, so both are there where it is judged
+             building_blocks=("ngrams", "clipping", "brevity", "means", "smoothing",
+                              "tokenizers", "tok13a", "tokzh", "engines", "bleu"),
+             libraries=("sacrebleu",)),
 )
 
 QUESTIONS: tuple[Question, ...] = (
