@@ -777,6 +777,11 @@ ROUND23 = {
         "%%writefile ~/bp_home.py\n" + RIGHT_BP,
         "import os, sys\nsys.path.append(os.path.expanduser('~'))\n"
         "from bp_home import my_brevity_penalty\n"], "pass"),
+    "helper_by_bash_imported_inside_the_answer_4_1": ("04_au.ipynb", 4, "4.1", [
+        "%%bash\ncat > bp_lazy.py <<'EOF'\n" + RIGHT_BP + "EOF\n",
+        "def my_brevity_penalty(c, r):\n"
+        "    from bp_lazy import my_brevity_penalty as bp\n"
+        "    return bp(c, r)\n"], "not-pass"),
     "helper_with_a_space_in_its_name_4_1": ("04_at.ipynb", 4, "4.1", [
         "%%writefile \"bp helper.py\"\n" + RIGHT_BP, "%run \"bp helper.py\"\n"], "pass"),
 }
@@ -1128,3 +1133,13 @@ def test_a_not_done_row_names_the_cell_ipython_runs_and_the_world_does_not(rows)
     assert "is not run where answers are judged" in shell.detail
     magic = rows["helper_written_by_run_cell_magic_4_1"]["4.1"]
     assert magic.status == "not-done" and "'get_ipython()'" in magic.detail, magic.detail
+
+
+def test_an_error_row_names_the_cell_that_should_have_made_what_the_answer_missed(rows):
+    """A twenty-third hostile review: an answer that imports, when called, a helper that a
+    %%bash cell wrote got "your answer raised ModuleNotFoundError" and nothing on why;
+    the row names the cell the world does not run, and an exercise with no input says
+    so as the notebook does."""
+    row = rows["helper_by_bash_imported_inside_the_answer_4_1"]["4.1"]
+    assert row.status == "error" and "ModuleNotFoundError" in row.detail, row.detail
+    assert "cell 0: a cell magic ('%%bash')" in row.detail, row.detail

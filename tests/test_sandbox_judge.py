@@ -287,3 +287,21 @@ def test_a_copy_of_the_library_code_is_refused_also_after_a_first_judging():
     assert _reply(ex, right_bp, cases)["status"] == "done"  # the code is recompiled
     assert _reply(ex, copy, cases) == {"status": "library",
                                        "name": "a copy of a library function"}
+
+
+def test_a_row_of_an_exercise_without_input_says_none_and_no_blocks_is_not_a_module():
+    """A twenty-third hostile review's minor finds: an error row of 10.1 printed
+    "输入 (input): ;" where the notebook prints "(无 / none)", and a world without building
+    blocks was described as "bleu_lesson.core.{none}", which reads as a module."""
+    from bleu_lesson.grading import judge
+    from bleu_lesson.teaching.exercises import EXERCISES
+
+    raised = {"status": "raised", "index": 0, "results": [], "type": "ValueError",
+              "message": "x"}
+    v = judge.judge_exercise(EXERCISES["10.1"], raised, [()], 0)
+    assert v.status == "error" and "输入 (input): (无 / none); your answer raised" in v.detail
+    missing = {"status": "missing", "errors": [{"cell": 2, "type": "NameError",
+                                                "message": "name 'x' is not defined"}]}
+    detail = judge.judge_exercise(EXERCISES["8.2"].__class__(**{
+        **EXERCISES["8.2"].__dict__, "building_blocks": ()}), missing, [()], 0).detail
+    assert "{none}" not in detail and "only the standard library, numpy, sacrebleu exist" in detail

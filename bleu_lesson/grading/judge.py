@@ -146,17 +146,32 @@ def _cell_errors(errors: object) -> str:
     return "; ".join(out)
 
 
+def _holds(ex) -> str:
+    """What the world of ``ex`` holds, as a row says it: "the standard library, numpy and
+    the building blocks bleu_lesson.core.{ngrams, clipping}" (its libraries too), or
+    without building blocks, "the standard library, numpy" alone.
+
+    >>> from types import SimpleNamespace as E
+    >>> _holds(E(building_blocks=(), libraries=()))
+    'the standard library, numpy'
+    >>> _holds(E(building_blocks=("ngrams",), libraries=("sacrebleu",)))
+    'the standard library, numpy, sacrebleu and the building blocks bleu_lesson.core.{ngrams}'
+    """
+    held = ", ".join([WORLD_HOLDS, *getattr(ex, "libraries", ())])
+    blocks = ", ".join(ex.building_blocks)
+    return f"{held} and the building blocks bleu_lesson.core.{{{blocks}}}" if blocks else held
+
+
 def judge_exercise(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
     """The verdict on exercise ``ex`` from the kernel's ``reply`` (untrusted JSON data)
     to the cases sent; every comparison happens here. An exercise with a ``rubric`` is
     never ``pass``: when its numbers hold it is ``self-assessed``."""
     v = _judge_values(ex, reply, cases, hidden)
     if v.status in ("fail", "error") and type(reply) is dict and reply.get("absent") is True:
-        blocks = ", ".join(ex.building_blocks) or "none"
         v = Verdict(ex.id, v.status, v.detail + (
             f"; note: while judged, {ex.answer_name} used a stand-in for something that "
-            f"does not exist where answers are judged (only {WORLD_HOLDS} and the building "
-            f"blocks bleu_lesson.core.{{{blocks}}} do), so its result may come from that: "
+            f"does not exist where answers are judged (only {_holds(ex)} do), so its "
+            "result may come from that: "
             "判分时你的代码用到了判分环境里没有的库或函数，请只用标准库和本题允许的模块"))
     if getattr(ex, "rubric", "") and v.status == "pass":
         return Verdict(ex.id, "self-assessed", "the numbers hold; what a program cannot "
@@ -173,9 +188,7 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
         errors = _cell_errors(reply.get("errors"))
         why = ""
         if errors:
-            blocks = ", ".join(ex.building_blocks) or "none"
-            why = (f" where it is judged (only {WORLD_HOLDS} and the building blocks "
-                   f"bleu_lesson.core.{{{blocks}}} exist there): " + errors)
+            why = f" where it is judged (only {_holds(ex)} exist there): " + errors
         return Verdict(ex.id, "not-done", f"{name} is not defined" + why)
     if status == "timeout":
         cell = reply.get("cell")
@@ -251,6 +264,7 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
             return Verdict(ex.id, "fail", _short(detail, 600) + label)
     where = len(results)
     shown = _short(shown_input(cases[where])) if where < len(cases) else ""
+    shown = shown or "(无 / none)"  # an exercise with no input, as the notebook says
     if status == "done":
         if len(results) != len(cases):
             return Verdict(ex.id, "error", "the kernel's reply is incomplete")
@@ -264,9 +278,13 @@ def _judge_values(ex, reply: Any, cases: list[tuple], hidden: int) -> Verdict:
                                       "the function this exercise asks you to write: it is "
                                       "unavailable while your answer is judged")
     if status == "raised":
+        # a name or module the answer needs that a cell IPython runs, and the world does
+        # not, should have made (a helper written by %%bash): that cell named too
+        notes = _cell_errors(reply.get("errors"))
         return Verdict(ex.id, "error", f"输入 (input): {shown}; your answer raised "
                                        f"{_type_name(reply.get('type'))}: "
-                                       f"{_said(reply.get('message'))}")
+                                       f"{_said(reply.get('message'))}"
+                                       + (f"; where it is judged: {notes}" if notes else ""))
     if status == "unserialisable":
         return Verdict(ex.id, "fail", f"输入 (input): {shown}; 返回的不是普通的值 (not a plain "
                                       f"value): the answer returned "

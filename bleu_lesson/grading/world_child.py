@@ -877,6 +877,11 @@ def _defines(source: object, name: object) -> bool:
     return False
 
 
+#: Exceptions an answer raises when something a cell should have made is not there
+_MISSING_THINGS = ("NameError", "ModuleNotFoundError", "ImportError", "FileNotFoundError",
+                   "AttributeError")
+
+
 def _not_run(cells: list[str]) -> list[dict]:
     """A note for each cell holding what IPython runs and this world does not: a cell
     magic whose cell is dropped (``%%bash``), a shell or magic line that becomes ``pass``
@@ -952,6 +957,8 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
                 notes = errors + _not_run(cells)
                 reply["errors"] = sorted(notes, key=lambda e: (
                     _suspect(cells[e["cell"]], ask["name"]), e["cell"]))[:3]
+            elif reply["status"] == "raised" and reply.get("type") in _MISSING_THINGS:
+                reply["errors"] = _not_run(cells)[:3]
             replies.append(reply)
     except WorkerGone as exc:
         ended = _reap(pid) if str(exc) == "died" else ""
