@@ -115,3 +115,26 @@ def test_every_slider_keeps_a_track_beside_its_label(name):
         assert width.endswith("px"), (name, slider.description, width)
         track = int(width.removesuffix("px")) - label - 60  # the readout
         assert track >= 200, (name, slider.description, label, width)
+
+
+def _walk(widget) -> list:
+    return [widget] + [w for child in getattr(widget, "children", ()) or () for w in _walk(child)]
+
+
+@pytest.mark.parametrize("name", list(explorers()))
+def test_every_check_box_label_and_menu_choice_is_shown_whole(name):
+    """A learner's find: chapter 05's "权重归一化 w / Σw (renormalise)" and chapter 08's menu
+    choices ("最接近 c，平局取短的 (closest)") were cut to "…". Each check box is as wide as
+    its label and each menu as wide as its label and its longest choice (the label widths
+    ``fit_labels`` estimates)."""
+    def px(w):
+        return int(str(w.layout.width or "0px").removesuffix("px") or 0)
+
+    for w in _walk(explorers()[name]):
+        if isinstance(w, ipywidgets.Checkbox) and w.description:  # an indented box: 80 px
+            room = widgets._label_px(w.description) + (100 if w.indent else 20)
+            assert px(w) >= room, (name, w.description)
+        labels = getattr(w, "_options_labels", None)
+        if labels and isinstance(w, ipywidgets.Dropdown) and w.description:
+            label = int(str(w.style.description_width or "0px").removesuffix("px") or 0)
+            assert px(w) >= label + max(map(widgets._label_px, labels)), (name, w.description)

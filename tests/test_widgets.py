@@ -397,3 +397,36 @@ def test_tools_explorer_explains_unspaced_chinese():
     sacrebleu = pytest.importorskip("sacrebleu")
     expected = sacrebleu.sentence_bleu("猫坐在垫子上", ["一只猫坐在垫子上"], tokenize="zh").score
     assert f"BLEU = {expected / 100:.4f}" in zh
+
+
+def test_tools_explorer_names_a_tool_only_where_its_own_code_gives_the_score():
+    """A learner's find: with d2l's knobs and a one-token candidate the explorer said "这正是
+    d2l 的规则" beside BLEU 0, where chapter 08 (section 4.3) shows d2l's own code raising
+    ZeroDivisionError (its loop divides by len_pred - n + 1 = 0 at k = 2)."""
+    knobs = widgets.knobs_of(widgets.VARIANTS["d2l"])
+    short = widgets.render_tools("Thanks", ["Thanks everyone"], knobs)
+    assert "这正是 (exactly) d2l" not in short and "d2l: ZeroDivisionError" in short
+    with pytest.raises(ZeroDivisionError):  # d2l-zh's bleu(..., k=2), as the chapter prints
+        d2l_bleu_k2("Thanks", "Thanks everyone")
+    long = widgets.render_tools("The cat is on the mat.", ["The cat is sitting on the mat."],
+                                knobs)
+    assert "这正是 (exactly) d2l" in long
+
+
+def d2l_bleu_k2(pred_seq, label_seq, k=2):
+    """d2l-zh's bleu (chapter 9.7), as published: the independent source."""
+    pred_tokens, label_tokens = pred_seq.split(' '), label_seq.split(' ')
+    len_pred, len_label = len(pred_tokens), len(label_tokens)
+    score = math.exp(min(0, 1 - len_label / len_pred))
+    for n in range(1, k + 1):
+        num_matches, label_subs = 0, {}
+        for i in range(len_label - n + 1):
+            key = ' '.join(label_tokens[i: i + n])
+            label_subs[key] = label_subs.get(key, 0) + 1
+        for i in range(len_pred - n + 1):
+            key = ' '.join(pred_tokens[i: i + n])
+            if label_subs.get(key, 0) > 0:
+                num_matches += 1
+                label_subs[key] -= 1
+        score *= math.pow(num_matches / (len_pred - n + 1), math.pow(0.5, n))
+    return score

@@ -310,7 +310,8 @@ class RatingPanel(widgets.VBox):
         self.path = widgets.Text(value=str(path), description="文件 (CSV)")
         self.pool = widgets.Text(description="同学的文件 (pool)",
                                  placeholder="用逗号隔开，例如 other.csv, third.csv")
-        self.overwrite = widgets.Checkbox(value=False, description="覆盖已有文件 (overwrite)")
+        self.overwrite = widgets.Checkbox(value=False, description="覆盖已有文件 (overwrite)",
+                                          layout=widgets.Layout(width="320px"))
         self.sliders = {it.item: widgets.IntSlider(value=50, min=0, max=100,
                                                    continuous_update=False,
                                                    description=it.item) for it in self.items}

@@ -35,6 +35,7 @@ from bleu_lesson.analysis.variants import (
     matching_tools,
     tool_options,
 )
+from bleu_lesson.analysis.variants import score as variant_score
 from bleu_lesson.core.bleu import (
     BleuOptions,
     BleuScorer,
@@ -213,6 +214,12 @@ def fit_labels(controls: Sequence[widgets.Widget]) -> None:
             control.style.description_width = f"{width}px"
             if hasattr(control, "readout") and not control.layout.width:
                 control.layout.width = f"{width + SLIDER_TRACK_PX + 60}px"
+            labels = getattr(control, "_options_labels", None)
+            if labels and not control.layout.width:  # a menu shows its longest choice whole
+                control.layout.width = f"{width + max(map(_label_px, labels)) + 40}px"
+    for box in controls:  # a check box's label, right of the box (a learner's find: cut)
+        if isinstance(box, widgets.Checkbox) and box.description and not box.layout.width:
+            box.layout.width = f"{_label_px(box.description) + 120}px"
 
 
 class TokenizerExplorer(_Explorer):
@@ -647,8 +654,24 @@ def render_tools(candidate: str, references: str | Sequence[str],
     if knobs.get("tokenizer") == "zh" and "sacrebleu" in matching_tools({**knobs,
                                                                          "tokenizer": "13a"}):
         tools = ["sacrebleu --tokenize zh"]
+    # a tool is named only where its own code gives this very score: d2l's loop divides by
+    # len_pred - n + 1, which is 0 for a one-token candidate at k = 2 (ZeroDivisionError),
+    # and d2l-en skips that order (a learner's find: "exactly d2l's rule" beside a 0 that
+    # chapter 08 says d2l never prints)
+    differ = []
+    for tool in [t for t in tools if t in VARIANTS]:
+        try:
+            own = f"{variant_score(tool, candidate, refs):.4f}"
+        except ZeroDivisionError:
+            own = "ZeroDivisionError"
+        if own != f"{r.score:.4f}":
+            differ.append(f"{tool}: {own}")
+    tools = [t for t in tools if not any(d.startswith(f"{t}:") for d in differ)]
     which = ("这正是 (exactly) " + ", ".join(tools) + " 的规则") if tools else \
         "没有哪个工具恰好用这一组设置 (no tool uses exactly this combination)"
+    if differ:
+        which += ("；用这组旋钮的工具在这个例子上自己给出的是 (the tools' own code gives) "
+                  + "; ".join(differ) + "（见第 4.3 节）")
     hint = ""
     if knobs.get("tokenizer") != "zh" and unspaced_chinese([candidate, *refs]):
         hint = chinese_hint("把分词器 (tokenizer) 换成 zh（sacrebleu 的中文分词器，汉字逐个切开），"
