@@ -317,10 +317,14 @@ def _course_for_answers() -> Path:
 def solution(exercise: str, course: str | Path | None = None) -> None:
     """Print the model answer of an exercise (``"3.1"``): the cell of the authoring notebook
     that holds its solution. For after you have tried. Returns None, so a notebook shows the
-    answer once (a returned string was shown a second time)."""
+    answer once (a returned string was shown a second time). An unknown exercise gets a
+    one-line note in Chinese and English, not a traceback (a learner's find)."""
     key = str(exercise).strip()
     if key not in EXERCISES:
-        raise ValueError(f"exercise must be one of {', '.join(EXERCISES)}, got {exercise!r}")
+        known = ", ".join(EXERCISES)
+        print(f"⚠ 没有练习 {exercise!r}：本课的练习是 {known}，例如 solution(\"4.1\")。\n"
+              f"  (exercise must be one of {known}, got {exercise!r})")
+        return
     ex = EXERCISES[key]
     folder = Path(course) if course is not None else _course_for_answers()
     path = folder / registry()[ex.chapter].notebook
