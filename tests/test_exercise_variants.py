@@ -936,6 +936,9 @@ def test_4_1_never_judges_c_equal_r_equal_0_where_the_tools_disagree():
     ex = exercises.EXERCISES["4.1"]
     assert all(case != (0, 0) for seed in SEEDS
                for case in [*ex.cases, *ex.hidden_cases(random.Random(seed))])
+    # and the task says so (a learner's find: the model answer's comment took a side)
+    task = _task_text("04_brevity_penalty.ipynb", "### 练习 4.1")
+    assert "sacrebleu 给 1，NLTK 给 0），检查不判这一种" in task
 
 
 

@@ -11,7 +11,7 @@ from bleu_lesson.teaching.questions import Question, question
 __all__ = ["NOTEBOOK", "TITLE", "NEEDS_DATA", "EXPLORERS", "EXERCISES", "QUESTIONS"]
 
 NOTEBOOK = "00_introduction.ipynb"
-TITLE = "导读：BLEU 分数计算与多参考译文评估"
+TITLE = "导读：BLEU 分数计算与多参考译文评估 (Introduction: computing BLEU with several references)"
 NEEDS_DATA = False
 EXPLORERS: tuple[str, ...] = ()
 
