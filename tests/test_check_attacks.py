@@ -893,6 +893,35 @@ ROUND23_SEARCHES = {
 SUBMISSIONS.update(ROUND23_SEARCHES)
 
 
+#: a twenty-fourth hostile review (no fake pass): honest answers refused: 6.2 searched
+#: with sacrebleu's sentence_bleu (the chapter imports sacrebleu; its task names sacrebleu's
+#: defaults), and 8.2's signature in sacrebleu's short form
+ROUND24 = {
+    "search_with_sacrebleu_6_2": ("06_ah.ipynb", 6, "6.2", [
+        "import sacrebleu\n"
+        "def my_lowering_case():\n"
+        "    candidate = 'my friend walked to the old market this morning'\n"
+        "    references = ['my friend walked to the old market']\n"
+        "    words = candidate.split()\n"
+        "    for k in range(1, len(words)):\n"
+        "        for n in range(len(words) + 1, len(words) + 8):\n"
+        "            extra = ' '.join(words[-k:] + ['zz%d' % i for i in range(n - k)])\n"
+        "            before = sacrebleu.sentence_bleu(candidate, references)\n"
+        "            after = sacrebleu.sentence_bleu(candidate, references + [extra])\n"
+        "            if any(a > b for a, b in zip(after.counts, before.counts)) \\\n"
+        "                    and after.score < before.score:\n"
+        "                return (candidate, references, extra)\n"], "pass"),
+    "short_signature_8_2": ("08_g.ipynb", 8, "8.2", [
+        FORENSICS_GIVENS,
+        "def my_forensics():\n"
+        "    bleu = sacrebleu.BLEU(lowercase=True)\n"
+        "    bleu.corpus_score(list(FORENSICS_HYPS), [list(FORENSICS_REFS)])\n"
+        "    return {'knob': 'case', 'signature': bleu.get_signature().format(short=True)}\n"],
+        "pass"),
+}
+SUBMISSIONS.update(ROUND24)
+
+
 def _notebook(chapter: int | None, cells: list[str]) -> dict:
     meta = {"bleu_lesson": {"chapter": f"{chapter:02d}"}} if chapter is not None else {}
     return {"nbformat": 4, "nbformat_minor": 5,

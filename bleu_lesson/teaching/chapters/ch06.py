@@ -393,12 +393,12 @@ EXERCISES = (
                               "却严格变小"},
              hint="新参考让某一阶精确率升高，分数却要降：BP 要降得比精确率升得多。"
                   "先算 BP 从 1 降到多少，再看多匹配一两个词元能补回多少。",
-             building_blocks=_SCORING),
+             building_blocks=_SCORING, libraries=("sacrebleu",)),
     Exercise("6.3", "流利正确却低分、乱码却高分 my_bleu_extremes", None, ((),),
              judge=_judge_extremes,
              extra={"expect": "返回含 reference、fluent、garbage 的 dict：fluent 的 sentence_bleu "
                               "< 0.2，garbage 的 sentence_bleu > 0.5，两者都不是参考译文本身"},
-             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。", building_blocks=_SCORING,
+             hint="fluent 换一套说法（同义词、换词序）；garbage 保留参考的长词串，再把句子弄坏。", building_blocks=_SCORING, libraries=("sacrebleu",),
              rubric="程序只量了 BLEU，判断不了句子本身。请自己检查 (check yourself)：\n"
                     "  1. fluent 是通顺的一句话，意思与 reference 完全相同（请一位读者看看）；\n"
                     "  2. garbage 读起来确实不通或意思错了，不只是换了标点；\n"

@@ -69,10 +69,27 @@ def _sacrebleu_score(hyps, refs, fields: dict) -> float:
                                  use_effective_order=fields["eff"] == "yes").score
 
 
+#: sacrebleu's short signature (``format(short=True)``: ``#:1|c:lc|e:no|tok:13a|s:exp``)
+_SHORT_KEYS = {"#": "nrefs", "c": "case", "e": "eff", "s": "smooth", "v": "version"}
+
+
 def _parse_signature(text: str) -> dict:
+    """The fields of a sacrebleu BLEU signature, long or short, with or without the
+    metric's name in front (``BLEU|nrefs:1|...``, as chapter 08 prints it); a twenty-fourth
+    hostile review's finds: both of sacrebleu's own forms were refused.
+
+    >>> _parse_signature("#:1|c:lc|e:no|tok:13a|s:exp|v:2.6.0")["case"]
+    'lc'
+    >>> _parse_signature("BLEU|nrefs:1|case:mixed|eff:no|tok:intl|smooth:exp")["tok"]
+    'intl'
+    """
     fields = dict(_DEFAULT_SIGNATURE)
-    for part in text.strip().split("|"):
+    parts = text.strip().split("|")
+    if parts and parts[0].strip().upper() == "BLEU":
+        parts = parts[1:]
+    for part in parts:
         key, sep, value = part.partition(":")
+        key = _SHORT_KEYS.get(key, key)
         if not sep or key not in fields and key != "version":
             raise ValueError(f"not a sacrebleu signature field: {part!r}")
         if key != "version":
