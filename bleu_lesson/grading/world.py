@@ -22,8 +22,8 @@ in a sandbox whose file system holds
   read): chapter 09 imports it and an answer may compute with it; it holds no answer key.
   The world's environment keeps BLAS to one thread (``sandbox.BLAS_THREADS``);
 - only for an exercise that gives the learner a library (``Exercise.libraries``; 8.2,
-  whose answer re-scores with sacrebleu, and 8.1, whose construction may be searched for
-  with it), a copy of that library and of what its import
+  whose answer re-scores with sacrebleu, and the constructions 1.1, 6.2, 6.3, 7.1 and 8.1,
+  which may be searched for with it), a copy of that library and of what its import
   needs (``LIBRARIES``). Exercises are judged together in one world only when they give
   the same libraries, so no other exercise's world holds it.
 

@@ -281,6 +281,15 @@ def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bo
 _ASSIGNED_MAGIC = re.compile(r"([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*([%!].*)")
 
 
+def _split(args: str) -> list[str]:
+    """A magic's arguments as IPython splits them: quotes group ("my helper.py"); an
+    unbalanced quote falls back to splitting on spaces."""
+    try:
+        return __import__("shlex").split(args)
+    except ValueError:
+        return args.split()
+
+
 def _run_file(args: str) -> str:
     r"""What IPython's ``%run FILE`` does, as one line of Python: FILE (``.py`` added when
     FILE has no such file) runs as ``__main__`` in a namespace of its own, and its names
@@ -293,10 +302,7 @@ def _run_file(args: str) -> str:
     >>> "exec(_run_code_, globals())" in _run_file("-i helper")
     True
     """
-    try:  # as IPython splits it: quotes group ("my helper.py")
-        words = __import__("shlex").split(args)
-    except ValueError:
-        words = args.split()
+    words = _split(args)
     inside = "-i" in words
     names = [w for w in words if not w.startswith("-")]
     if not names:
@@ -357,10 +363,6 @@ def _code_part(line: str) -> str:
         elif ch == "#":
             return line[:i]
     return line
-
-
-#: ``%alias_magic [-l] [-c] [-p PARAMS] NAME TARGET`` at the start of a statement
-_ALIAS_MAGIC = re.compile(r"%alias_magic\s+(.*)")
 
 
 def _alias(args: str, aliases: dict[str, tuple[str, str, str]]) -> None:
@@ -458,13 +460,7 @@ def runnable(source: str, aliases: dict[str, tuple[str, str, str]] | None = None
         name, rest = _resolve(name, rest, "c", aliases)
         first = [name, *rest.split()] if name else []
         if first and first[0] in ("writefile", "file"):  # %%file: IPython's alias
-            # its argument as IPython splits it: quotes group ("my helper.py"), and ~ is
-            # the home folder
-            try:
-                words = __import__("shlex").split(rest)
-            except ValueError:
-                words = rest.split()
-            return _writefile(words, body)
+            return _writefile(_split(rest), body)  # ~ is the home folder there
         if not first or first[0] not in PYTHON_CELL_MAGICS:
             skipped.append(head.strip())
             return ""
@@ -948,17 +944,20 @@ def judge(request: dict, to_worker: int, frames: Frames, pid: int) -> dict:
             if error is not None:
                 errors.append(error)
         cell = -1
+        not_run: list[dict] | None = None  # the cells' notes, read once when needed
         for ask in answers:
             reply = _answer_reply(frames.next(seconds + GRACE), len(ask["cases"]))
+            if reply["status"] in ("missing", "raised") and not_run is None:
+                not_run = _not_run(cells)
             if reply["status"] == "missing":
                 # the cells that define the answer first: theirs is the error to fix;
                 # then those that name it, then those that run or write code (a %run,
                 # a helper module, a cell magic not run here), then the rest
-                notes = errors + _not_run(cells)
+                notes = errors + (not_run or [])
                 reply["errors"] = sorted(notes, key=lambda e: (
                     _suspect(cells[e["cell"]], ask["name"]), e["cell"]))[:3]
             elif reply["status"] == "raised" and reply.get("type") in _MISSING_THINGS:
-                reply["errors"] = _not_run(cells)[:3]
+                reply["errors"] = (not_run or [])[:3]
             replies.append(reply)
     except WorkerGone as exc:
         ended = _reap(pid) if str(exc) == "died" else ""

@@ -658,20 +658,20 @@ def render_tools(candidate: str, references: str | Sequence[str],
     # len_pred - n + 1, which is 0 for a one-token candidate at k = 2 (ZeroDivisionError),
     # and d2l-en skips that order (a learner's find: "exactly d2l's rule" beside a 0 that
     # chapter 08 says d2l never prints)
-    differ = []
+    differ: dict[str, str] = {}
     for tool in [t for t in tools if t in VARIANTS]:
         try:
             own = f"{variant_score(tool, candidate, refs):.4f}"
         except ZeroDivisionError:
             own = "ZeroDivisionError"
         if own != f"{r.score:.4f}":
-            differ.append(f"{tool}: {own}")
-    tools = [t for t in tools if not any(d.startswith(f"{t}:") for d in differ)]
+            differ[tool] = own
+    tools = [t for t in tools if t not in differ]
     which = ("这正是 (exactly) " + ", ".join(tools) + " 的规则") if tools else \
         "没有哪个工具恰好用这一组设置 (no tool uses exactly this combination)"
     if differ:
         which += ("；用这组旋钮的工具在这个例子上自己给出的是 (the tools' own code gives) "
-                  + "; ".join(differ) + "（见第 4.3 节）")
+                  + "; ".join(f"{t}: {own}" for t, own in differ.items()) + "（见第 4.3 节）")
     hint = ""
     if knobs.get("tokenizer") != "zh" and unspaced_chinese([candidate, *refs]):
         hint = chinese_hint("把分词器 (tokenizer) 换成 zh（sacrebleu 的中文分词器，汉字逐个切开），"
